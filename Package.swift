@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "routine",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "routine", targets: ["routine"]),
+    .library(name: "RoutineCore", targets: ["RoutineCore"]),
+    .library(name: "RoutineStore", targets: ["RoutineStore"]),
+  ],
+  targets: [
+    // SQLite from the system (libsqlite3-dev on Linux, the SDK on Apple platforms).
+    .systemLibrary(
+      name: "CSQLite",
+      path: "Sources/CSQLite",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    // Models, analytics and time rules. Foundation only; never reads the clock, environment or disk.
+    .target(name: "RoutineCore"),
+    // SQLite store and file formats.
+    .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite"]),
+    // Argument parsing, commands and output.
+    .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore"]),
+    .executableTarget(name: "routine", dependencies: ["RoutineCLI"]),
+    // Reruns the performance targets of docs/performance.md.
+    .executableTarget(name: "routine-bench", dependencies: ["RoutineCore"]),
+    .testTarget(name: "RoutineCoreTests", dependencies: ["RoutineCore"]),
+    .testTarget(name: "RoutineStoreTests", dependencies: ["RoutineStore"]),
+    .testTarget(name: "RoutineCLITests", dependencies: ["RoutineCLI", "routine"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,97 @@
+import RoutineCore
+import RoutineStore
+
+/// `routine backtest [--log FILE]... [--days N] [--threshold P]`
+enum BacktestCommand: Command {
+  static let spec = CommandSpec(
+    name: "backtest",
+    summary: "Measure how good the learned reminders would have been on a log.",
+    discussion: """
+      Walks forward through the log: for each day D after N days of warm-up, learns from the N
+      days before D only, turns routines with confidence above the threshold into reminders for D,
+      and counts a hit when an event of the kind comes within 30 minutes of the suggested time
+      (each event matches one reminder). Days inside logging gaps (two or more days with no event
+      at all) are skipped. Without --log, the whole store is used.
+      """,
+    options: [
+      .value(
+        "log", "FILE", "The CSV or JSON Lines log (repeatable; default: the store).",
+        repeatable: true),
+      .value("days", "N", "Days to learn from before each day (default 7)."),
+      .value(
+        "threshold", "P", "Confidence above which a routine becomes a reminder (default 0.6)."),
+      .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
+      .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
+    ],
+    globals: ["store", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let days = try context.positiveInteger("days", default: 7, maximum: 3660)
+    var threshold = 0.6
+    if let text = context.arguments.value("threshold") {
+      guard let value = Double(text), value >= 0, value < 1 else {
+        throw UsageError(
+          "--threshold: expected a number from 0 up to 1, found '\(text)'", command: spec.name)
+      }
+      threshold = value
+    }
+    let files = context.arguments.values("log")
+    var log = EventLog()
+    if files.isEmpty {
+      let store = try context.openStore()
+      log = try store.eventLog(
+        days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000))
+    } else {
+      let format = try context.fileFormat()
+      let readers = files.map {
+        EventFileReader(
+          path: $0, format: format, skipsInvalid: context.arguments.flag("skip-invalid"))
+      }
+      let summary = try EventLogLoader(
+        days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000)
+      )
+      .load(readers, into: &log)
+      for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
+      log.sort()
+    }
+    let result = Backtest(threshold: threshold).run(log, windowDays: days)
+    if context.isJSON {
+      context.output.line(json(result, threshold: threshold).serialized())
+    } else {
+      func number(_ value: Double?) -> String {
+        guard let value else { return "n/a" }
+        return String(JSON.format((value * 1000).rounded() / 1000))
+      }
+      context.output.line(
+        "Backtest with \(days)-day windows over \(result.days) days (\(result.daysSkipped) days in logging gaps skipped):"
+      )
+      context.output.line(
+        "  \(result.reminders) reminders, \(result.hits) hits: precision \(number(result.precision))"
+      )
+      context.output.line(
+        "  \(result.eventDaysHit) of \(result.eventDays) (event, day) pairs anticipated: recall \(number(result.recall))"
+      )
+      context.output.line(
+        "  Brier score of \(result.predictions) confidences: \(number(result.brier)) (0 is perfect; always saying 50% scores 0.25)"
+      )
+    }
+    return .ok
+  }
+
+  static func json(_ result: BacktestResult, threshold: Double) -> JSON {
+    .object([
+      ("precision", .rounded(result.precision, places: 4)),
+      ("recall", .rounded(result.recall, places: 4)),
+      ("brier", .rounded(result.brier, places: 4)),
+      ("reminders", .integer(result.reminders)),
+      ("days", .integer(result.days)),
+      ("hits", .integer(result.hits)),
+      ("predictions", .integer(result.predictions)),
+      ("eventDays", .integer(result.eventDays)),
+      ("eventDaysHit", .integer(result.eventDaysHit)),
+      ("daysSkipped", .integer(result.daysSkipped)),
+      ("windowDays", .integer(result.windowDays)),
+      ("threshold", .number(threshold)),
+    ])
+  }
+}

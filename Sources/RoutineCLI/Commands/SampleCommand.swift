@@ -1,0 +1,154 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine sample [--days N] [--seed S] [--start DATE] [--kinds K] [--format csv|jsonl] [--output FILE]`
+enum SampleCommand: Command {
+  static let spec = CommandSpec(
+    name: "sample",
+    summary: "Generate a realistic, seeded event log (the bundled data and the benchmarks).",
+    discussion: """
+      The same options always produce the same file. The persona lives in Europe/Berlin unless
+      --tz names another zone. Kinds beyond the persona's twelve are synthetic 'Habit NNN'
+      routines (for benchmarks). data/generate.sh shows the commands behind the bundled files.
+      """,
+    options: [
+      .value("days", "N", "Days to generate (default 56)."),
+      .value("seed", "S", "The random seed (default 1)."),
+      .value("start", "DATE", "The first day, YYYY-MM-DD (default 2026-03-02)."),
+      .value("kinds", "K", "How many kinds (default 12, the persona's)."),
+      .value("limit", "N", "Stop after N events."),
+      .value("format", "csv|jsonl", "Output format (default csv)."),
+      .value("output", "FILE", "Write to FILE (atomically) instead of stdout."),
+    ],
+    globals: ["tz"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let days = try context.positiveInteger("days", default: 56, maximum: 100_000)
+    let kinds = try context.positiveInteger(
+      "kinds", default: SampleGenerator.personaKinds.count, maximum: 10_000)
+    let limit = try context.positiveInteger("limit", default: Int.max, maximum: Int.max)
+    guard let seed = UInt64(context.arguments.value("seed") ?? "1") else {
+      throw UsageError(
+        "--seed: expected a whole number, found '\(context.arguments.value("seed")!)'",
+        command: spec.name)
+    }
+    let startText = context.arguments.value("start") ?? "2026-03-02"
+    let parts = startText.split(separator: "-").compactMap { Int($0) }
+    guard parts.count == 3, let start = LocalDate(year: parts[0], month: parts[1], day: parts[2])
+    else {
+      throw UsageError(
+        "--start: expected a date YYYY-MM-DD, found '\(startText)'", command: spec.name)
+    }
+    let zone =
+      context.arguments.value("tz") == nil
+      ? TimeZone(identifier: "Europe/Berlin")! : try context.requireTimeZone()
+    let format = try context.fileFormat() ?? .csv
+    let generator = SampleGenerator(
+      options: .init(seed: seed, start: start, days: days, kinds: kinds, timeZone: zone))
+
+    let sink: SampleSink
+    if let path = context.arguments.value("output") {
+      sink = try SampleSink(path: path)
+    } else {
+      sink = SampleSink(output: context.output)
+    }
+    sink.write(format == .csv ? "timestamp,event,value,note\n" : "")
+    var count = 0
+    struct Done: Error {}
+    do {
+      try generator.generate { event in
+        guard count < limit else { throw Done() }
+        sink.write(format == .csv ? csvLine(event) : jsonLine(event))
+        count += 1
+      }
+    } catch is Done {}
+    try sink.finish()
+    if context.arguments.value("output") != nil {
+      context.errors.line("Wrote \(count) events to '\(context.arguments.value("output")!)'.")
+    }
+    return .ok
+  }
+
+  /// `timestamp,event,value,note`, quoting fields as RFC 4180 requires.
+  static func csvLine(_ event: Event) -> String {
+    func field(_ text: String) -> String {
+      guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+        return text
+      }
+      return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+    let value = event.value.map(EventFormatting.value) ?? ""
+    return
+      "\(event.timestamp.iso8601),\(field(event.kind.name)),\(value),\(field(event.note ?? ""))\n"
+  }
+
+  /// `{"timestamp": ..., "event": ..., "value": ..., "note": ...}` with absent keys left out.
+  static func jsonLine(_ event: Event) -> String {
+    var text = "{\"timestamp\": \"\(event.timestamp.iso8601)\", \"event\": "
+    JSON.writeString(event.kind.name, to: &text)
+    if let value = event.value { text += ", \"value\": \(EventFormatting.value(value))" }
+    if let note = event.note {
+      text += ", \"note\": "
+      JSON.writeString(note, to: &text)
+    }
+    return text + "}\n"
+  }
+}
+
+/// Where generated text goes: stdout, or a temporary file renamed into place at the end so that
+/// an interrupted run never leaves half a file.
+private final class SampleSink {
+  private let output: Output?
+  private var handle: FileHandle?
+  private let path: String?
+  private let temporary: String?
+  private var buffer = ""
+
+  init(output: Output) {
+    self.output = output
+    path = nil
+    temporary = nil
+  }
+
+  init(path: String) throws {
+    output = nil
+    self.path = path
+    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    self.temporary = temporary
+    guard FileManager.default.createFile(atPath: temporary, contents: nil),
+      let handle = FileHandle(forWritingAtPath: temporary)
+    else { throw FileError.writeFailed(path: path, reason: "cannot create the file") }
+    self.handle = handle
+  }
+
+  func write(_ text: String) {
+    if let output {
+      output.write(text)
+      return
+    }
+    buffer += text
+    if buffer.utf8.count > 1 << 20 { try? drain() }
+  }
+
+  private func drain() throws {
+    guard let handle, let path else { return }
+    do {
+      try handle.write(contentsOf: Data(buffer.utf8))
+    } catch {
+      throw FileError.writeFailed(path: path, reason: error.localizedDescription)
+    }
+    buffer = ""
+  }
+
+  func finish() throws {
+    guard let handle, let path, let temporary else { return }
+    try drain()
+    try? handle.close()
+    if rename(temporary, path) != 0 {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw FileError.writeFailed(path: path, reason: reason)
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/// Exit statuses, following sysexits(3). Documented in docs/cli.md.
+public enum ExitCode: Int32, Sendable {
+  /// Success.
+  case ok = 0
+  /// Anything else.
+  case failure = 1
+  /// The command line is wrong (EX_USAGE).
+  case usage = 64
+  /// Input data is wrong: a malformed line, a damaged store (EX_DATAERR).
+  case dataError = 65
+  /// An input file does not exist or cannot be read (EX_NOINPUT).
+  case noInput = 66
+  /// Reading or writing failed (EX_IOERR).
+  case ioError = 74
+  /// The store is busy; try again (EX_TEMPFAIL).
+  case temporaryFailure = 75
+}

@@ -1,0 +1,90 @@
+/// The knobs of routine analytics. The defaults are the documented behaviour (docs/analytics.md);
+/// they are parameters so tests can exercise the rules and the backtest can compare settings.
+public struct AnalysisConfiguration: Sendable, Hashable {
+  /// How far from the suggested time an event still counts as "on time", in seconds (30 min).
+  public var toleranceSeconds: Int = 30 * 60
+  /// The fewest days on which the event happened near the suggested time before a routine is
+  /// claimed.
+  public var minimumDays: Int = 3
+  /// A routine is claimed only when its hit days would be this unlikely (one-sided binomial
+  /// test) if the kind's events fell at random times of a waking day: a kind logged many times a
+  /// day (water) lands in any given hour by chance.
+  public var significanceLevel: Double = 0.05
+  /// The length of the waking day over which chance events are spread, in seconds (16 h).
+  public var wakingDaySeconds: Int = 16 * 3600
+  /// The prior of the confidence estimator, as pseudo-counts of hit and missed days (Laplace's
+  /// rule of succession: one of each).
+  public var priorHits: Double = 1
+  /// See ``priorHits``.
+  public var priorMisses: Double = 1
+  /// Evidence fades with age: a day `age` days before the newest observed learning day weighs
+  /// 2^(-age / half-life). Routines drift (holidays, a new job); the most recent week says most
+  /// about tomorrow. `nil` weighs every day the same.
+  public var recencyHalfLifeDays: Double? = 7
+  /// Radius of each of the three box blurs that smooth the time-of-day histogram, in minutes
+  /// (three passes of radius r approximate a Gaussian with sigma = sqrt(r * (r + 1))).
+  public var smoothingRadiusMinutes: Int = 20
+  /// Two density peaks merge into one cluster when the valley between them is higher than this
+  /// fraction of the lower peak.
+  public var peakMergeRatio: Double = 0.5
+  /// Above this many days with events, leave-one-day-out re-estimation is skipped: with that
+  /// much evidence the in-sample hit rate differs from it by less than one day in this many.
+  public var leaveOneOutLimit: Int = 400
+  /// The modified z-score (deviation / (1.4826 * MAD)) beyond which an event is an outlier.
+  public var outlierScore: Double = 3.5
+  /// The smallest deviation that is ever called an outlier, in seconds (60 min): a tight pattern
+  /// must not turn every slightly late morning into an alert.
+  public var outlierFloorSeconds: Int = 60 * 60
+  /// Event kinds whose time between them is a usual duration (the commute).
+  public var pairs: [EventPair] = EventPair.builtIn
+
+  /// The documented defaults.
+  public init() {}
+}
+
+/// Two kinds where the second usually follows the first: "Leaving Home" then "Arriving at Work".
+public struct EventPair: Sendable, Hashable {
+  /// The key of the kind that starts the interval.
+  public var fromKey: String
+  /// The key of the kind that ends it.
+  public var toKey: String
+  /// The longest interval that still pairs the two, in seconds.
+  public var maximumSeconds: Int
+
+  /// A pair of kind keys (see ``EventKind/key``).
+  public init(fromKey: String, toKey: String, maximumSeconds: Int) {
+    self.fromKey = fromKey
+    self.toKey = toKey
+    self.maximumSeconds = maximumSeconds
+  }
+
+  /// Commutes and sleep. Kinds named "X Start"/"X End" or "Start X"/"End X" pair as well.
+  public static let builtIn: [EventPair] = [
+    EventPair(fromKey: "leaving home", toKey: "arriving at work", maximumSeconds: 3 * 3600),
+    EventPair(fromKey: "leaving work", toKey: "arriving home", maximumSeconds: 3 * 3600),
+    EventPair(fromKey: "bed time", toKey: "wake up", maximumSeconds: 16 * 3600),
+  ]
+
+  /// The longest interval for pairs found by the "Start"/"End" naming convention.
+  public static let conventionMaximumSeconds = 12 * 3600
+
+  /// The pairs among `kinds`: the built-in ones plus the naming convention.
+  public static func pairs(among kinds: [EventKind], builtIn: [EventPair]) -> [EventPair] {
+    let keys = Set(kinds.map(\.key))
+    var result = builtIn.filter { keys.contains($0.fromKey) && keys.contains($0.toKey) }
+    for key in keys.sorted() {
+      var end: String?
+      if key.hasSuffix(" start") {
+        end = String(key.dropLast(" start".count)) + " end"
+      } else if key.hasPrefix("start ") {
+        end = "end " + key.dropFirst("start ".count)
+      }
+      if let end, keys.contains(end),
+        !result.contains(where: { $0.fromKey == key && $0.toKey == end })
+      {
+        result.append(EventPair(fromKey: key, toKey: end, maximumSeconds: conventionMaximumSeconds))
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,160 @@
+/// How good the reminders learned from a log would have been, walking forward through it.
+public struct BacktestResult: Sendable, Hashable {
+  /// Days of learning before each evaluated day.
+  public var windowDays: Int
+  /// Days evaluated.
+  public var days: Int
+  /// Days after the warm-up skipped because they lie in a logging gap (see ``ObservedDays``).
+  public var daysSkipped: Int = 0
+  /// Routines above the threshold, one reminder per routine per evaluated day it applies to.
+  public var reminders: Int
+  /// Reminders that an event of their kind followed within the tolerance.
+  public var hits: Int
+  /// Every routine's prediction (any confidence), the basis of the Brier score.
+  public var predictions: Int
+  /// (kind, day) pairs on evaluated days that had at least one event.
+  public var eventDays: Int
+  /// (kind, day) pairs among ``eventDays`` with a hit.
+  public var eventDaysHit: Int
+  /// hits / reminders, or `nil` without reminders.
+  public var precision: Double?
+  /// eventDaysHit / eventDays, or `nil` without events.
+  public var recall: Double?
+  /// Mean squared difference between each prediction's confidence and whether it was hit, or
+  /// `nil` without predictions.
+  public var brier: Double?
+}
+
+/// Walk-forward evaluation: for each day D after a warm-up of `windowDays` days from the first
+/// event, learn from the `windowDays` days before D only, turn routines with confidence above
+/// the threshold into reminders for D, and count a hit when an event of the kind happens within
+/// the tolerance of the suggested time on D, each event matching at most one reminder.
+public struct Backtest: Sendable {
+  /// The analyzer under test.
+  public var analyzer: RoutineAnalyzer
+  /// Routines with confidence above this become reminders (0.6 in the original design).
+  public var threshold: Double
+
+  /// A backtest of `analyzer` at `threshold`.
+  public init(analyzer: RoutineAnalyzer = RoutineAnalyzer(), threshold: Double = 0.6) {
+    self.analyzer = analyzer
+    self.threshold = threshold
+  }
+
+  /// Runs the backtest over `log` with learning windows of `windowDays` days.
+  public func run(_ log: EventLog, windowDays: Int) -> BacktestResult {
+    var result = BacktestResult(
+      windowDays: windowDays, days: 0, reminders: 0, hits: 0, predictions: 0, eventDays: 0,
+      eventDaysHit: 0)
+    guard windowDays > 0, let range = log.dateRange else { return result }
+    let firstDay = range.lowerBound.adding(days: windowDays)
+    guard firstDay <= range.upperBound else { return result }
+    let evaluated = firstDay...range.upperBound
+    // Days inside a logging gap say nothing about the reminders: they are skipped.
+    let logged = ObservedDays(log, range: range)
+
+    // For recall, an event's day is its kind's day, which starts at the kind's quietest time
+    // of day over the whole log: a bed time at 00:20 belongs to the evening before.
+    let boundaries = log.occurrences.map(quietestSecond)
+    func kindDay(_ occurrence: Occurrence, kind: Int) -> Int {
+      floorDiv(Int(occurrence.localSeconds) - boundaries[kind], 86_400)
+    }
+    var eventDays = Set<Int64>()
+    for (kind, list) in log.occurrences.enumerated() {
+      for occurrence in list {
+        let day = kindDay(occurrence, kind: kind)
+        if evaluated.contains(LocalDate(daysSince1970: day)),
+          logged.contains(LocalDate(daysSince1970: day))
+        {
+          eventDays.insert(Int64(day) << 20 | Int64(kind))
+        }
+      }
+    }
+    result.eventDays = eventDays.count
+
+    let tolerance = Int64(analyzer.configuration.toleranceSeconds)
+    var usedByReminders = log.occurrences.map { [Bool](repeating: false, count: $0.count) }
+    var usedByPredictions = usedByReminders
+    var hitDays = Set<Int64>()
+    var squaredError = 0.0
+    let indexByKey = Dictionary(
+      log.kinds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+
+    var day = evaluated.lowerBound
+    while day <= evaluated.upperBound {
+      guard logged.contains(day) else {
+        result.daysSkipped += 1
+        day = day.adding(days: 1)
+        continue
+      }
+      let learned = analyzer.routines(
+        in: log, days: day.adding(days: -windowDays)...day.adding(days: -1))
+      var byKind: [Int: [Routine]] = [:]
+      for routine in learned where routine.dayKind.contains(day) {
+        byKind[indexByKey[routine.kind.key]!, default: []].append(routine)
+      }
+      for (kind, routines) in byKind {
+        let list = log.occurrences[kind]
+        let predicted = match(
+          routines.map { $0.suggestedLocalSeconds(on: day) }, in: list, tolerance: tolerance,
+          used: &usedByPredictions[kind])
+        for (routine, event) in zip(routines, predicted) {
+          let outcome = event == nil ? 0.0 : 1.0
+          squaredError += (routine.confidence - outcome) * (routine.confidence - outcome)
+        }
+        result.predictions += routines.count
+
+        let reminders = routines.filter { $0.confidence > threshold }
+        let reminded = match(
+          reminders.map { $0.suggestedLocalSeconds(on: day) }, in: list, tolerance: tolerance,
+          used: &usedByReminders[kind])
+        result.reminders += reminders.count
+        for case let event? in reminded {
+          result.hits += 1
+          hitDays.insert(Int64(kindDay(list[event], kind: kind)) << 20 | Int64(kind))
+        }
+      }
+      result.days += 1
+      day = day.adding(days: 1)
+    }
+
+    result.eventDaysHit = hitDays.intersection(eventDays).count
+    if result.reminders > 0 { result.precision = Double(result.hits) / Double(result.reminders) }
+    if result.eventDays > 0 {
+      result.recall = Double(result.eventDaysHit) / Double(result.eventDays)
+    }
+    if result.predictions > 0 { result.brier = squaredError / Double(result.predictions) }
+    return result
+  }
+
+  /// Matches suggested times to unused events within the tolerance, closest pairs first; each
+  /// event matches at most one suggestion. Returns the matched event index per suggestion.
+  private func match(
+    _ suggestions: [Int64], in list: [Occurrence], tolerance: Int64, used: inout [Bool]
+  ) -> [Int?] {
+    var pairs: [(distance: Int64, suggestion: Int, event: Int)] = []
+    for (index, suggested) in suggestions.enumerated() {
+      var event = list.lowerBound(localSeconds: suggested - tolerance)
+      while event < list.count, list[event].localSeconds <= suggested + tolerance {
+        if !used[event] { pairs.append((abs(list[event].localSeconds - suggested), index, event)) }
+        event += 1
+      }
+    }
+    pairs.sort { ($0.distance, $0.suggestion, $0.event) < ($1.distance, $1.suggestion, $1.event) }
+    var result = [Int?](repeating: nil, count: suggestions.count)
+    for pair in pairs where result[pair.suggestion] == nil && !used[pair.event] {
+      result[pair.suggestion] = pair.event
+      used[pair.event] = true
+    }
+    return result
+  }
+
+  /// The second of the day at the centre of the kind's quietest hour.
+  private func quietestSecond(_ list: [Occurrence]) -> Int {
+    var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
+    for occurrence in list { histogram[occurrence.timeOfDay.secondsSinceMidnight / 60] += 1 }
+    let density = TimeOfDayClusters.smooth(histogram, radius: 20)
+    let quietest = density.indices.min { density[$0] < density[$1] } ?? 0
+    return quietest * 60
+  }
+}

@@ -1,0 +1,53 @@
+/// One kind's events near the analysed days, with each event's local day and second of day
+/// worked out once: the learner and the outlier pass read them many times, and re-centring a
+/// second of day is then a comparison instead of a division.
+struct KindTimes: Sendable {
+  /// The events, in local time order.
+  let occurrences: [Occurrence]
+  /// Each event's local date, as days since 1970.
+  let days: [Int32]
+  /// Each event's local second of day, 0..<86400.
+  let seconds: [Int32]
+
+  /// The events of `occurrences` (sorted) whose local dates lie within a day of `range` and
+  /// whose instants are not after `notAfter`.
+  init(_ occurrences: [Occurrence], near range: ClosedRange<LocalDate>, notAfter: Int64?) {
+    let lower = Int64(range.lowerBound.daysSince1970 - 1) * 86_400
+    let upper = Int64(range.upperBound.daysSince1970 + 2) * 86_400
+    let slice = occurrences[
+      occurrences.lowerBound(localSeconds: lower)..<occurrences.lowerBound(localSeconds: upper)]
+    let kept =
+      notAfter.map { limit in slice.filter { $0.secondsSince1970 <= limit } } ?? Array(slice)
+    self.occurrences = kept
+    var days = [Int32]()
+    var seconds = [Int32]()
+    days.reserveCapacity(kept.count)
+    seconds.reserveCapacity(kept.count)
+    for occurrence in kept {
+      let local = Int(occurrence.localSeconds)
+      days.append(Int32(floorDiv(local, 86_400)))
+      seconds.append(Int32(floorMod(local, 86_400)))
+    }
+    self.days = days
+    self.seconds = seconds
+  }
+
+  /// How many events.
+  var count: Int { occurrences.count }
+
+  /// The day and position of event `index` on a day re-centred by `shift` seconds (positions in
+  /// 0..<86400): the routine day is the local day moved by -1, 0 or +1.
+  @inline(__always)
+  func shifted(_ index: Int, by shift: Int32) -> (day: Int32, position: Int32) {
+    var position = seconds[index] + shift
+    var day = days[index]
+    if position < 0 {
+      position += 86_400
+      day -= 1
+    } else if position >= 86_400 {
+      position -= 86_400
+      day += 1
+    }
+    return (day, position)
+  }
+}

@@ -1,0 +1,162 @@
+/// Turns an event log into routines, outliers and usual durations.
+///
+/// Pure: the window (with `now` and the user's zone) comes in, nothing is read from the clock,
+/// the environment or the disk.
+public struct RoutineAnalyzer: Sendable {
+  /// The rules and their parameters.
+  public var configuration: AnalysisConfiguration
+
+  /// An analyzer with the given configuration (the documented defaults when omitted).
+  public init(configuration: AnalysisConfiguration = AnalysisConfiguration()) {
+    self.configuration = configuration
+  }
+
+  /// Routines, outliers and durations in `window`.
+  public func analyze(_ log: EventLog, window: AnalysisWindow) -> RoutineAnalysis {
+    let learning = window.learningDays
+    let days = LearningDays(
+      ObservedDays(log, range: learning), halfLife: configuration.recencyHalfLifeDays)
+    // Kinds are independent: learn them on all cores, collect them in kind order.
+    let learner = RoutineLearner(configuration: configuration)
+    let perKind = parallelMap(log.kinds.count) { index in
+      let kind = log.kinds[index]
+      let times = KindTimes(
+        log.occurrences[index], near: learning.lowerBound...window.today, notAfter: window.now)
+      let found = learner.routines(of: kind, times: times, days: days)
+      let odd = self.outliers(
+        of: kind, times: times, routines: found, days: learning.lowerBound...window.today)
+      return (found, odd)
+    }
+    var routines = perKind.flatMap { $0.0 }
+    var outliers = perKind.flatMap { $0.1 }
+    routines.sort { ($0.time, $0.kind.name, $0.dayKind) < ($1.time, $1.kind.name, $1.dayKind) }
+    outliers.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
+    return RoutineAnalysis(
+      window: window, routines: routines, outliers: outliers,
+      durations: durations(in: log, days: learning))
+  }
+
+  /// The routines of every kind learned from `days` (the backtest's entry point).
+  public func routines(in log: EventLog, days: ClosedRange<LocalDate>) -> [Routine] {
+    let learner = RoutineLearner(configuration: configuration)
+    let learning = LearningDays(
+      ObservedDays(log, range: days), halfLife: configuration.recencyHalfLifeDays)
+    return log.kinds.indices.flatMap { index in
+      learner.routines(
+        of: log.kinds[index], times: KindTimes(log.occurrences[index], near: days, notAfter: nil),
+        days: learning)
+    }
+  }
+
+  /// Events far off a routine of their kind.
+  ///
+  /// An event is an outlier when (1) it is not within the tolerance of any routine of its kind,
+  /// (2) the routine nearest to it that applies to its day was *not* kept that day by another
+  /// event (a second coffee is not an outlier of the first), and (3) it is further from that
+  /// routine's time than the routine's outlier threshold: 3.5 robust standard deviations, and
+  /// never less than an hour.
+  func outliers(
+    of kind: EventKind, times: KindTimes, routines: [Routine], days: ClosedRange<LocalDate>
+  ) -> [Outlier] {
+    guard !routines.isEmpty, days.lowerBound <= days.upperBound else { return [] }
+    let tolerance = configuration.toleranceSeconds
+
+    // Per routine, the routine days kept by an event within the tolerance.
+    let firstDay = Int32(days.lowerBound.daysSince1970)
+    let dayCount = days.upperBound.daysSince1970 - Int(firstDay) + 1
+    var kept = [[Bool]](repeating: [Bool](repeating: false, count: dayCount), count: routines.count)
+    let isWeekend = (0..<dayCount).map { LocalDate(daysSince1970: Int(firstDay) + $0).isWeekend }
+    let shifts = routines.map { Int32(43_200 - $0.time.secondsSinceMidnight) }
+    /// The routine day (as an index) and the signed offset from the routine's time.
+    func deviation(_ index: Int, from routine: Int) -> (Int, Int)? {
+      let (routineDay, position) = times.shifted(index, by: shifts[routine])
+      let day = Int(routineDay - firstDay)
+      guard day >= 0, day < dayCount else { return nil }
+      switch routines[routine].dayKind {
+      case .all: break
+      case .weekdays: if isWeekend[day] { return nil }
+      case .weekends: if !isWeekend[day] { return nil }
+      }
+      return (day, Int(position) - 43_200)
+    }
+    // One pass: mark the days each routine kept, and remember the events that hit none.
+    var candidates: [(occurrence: Occurrence, routine: Int, day: Int, offset: Int)] = []
+    for event in 0..<times.count {
+      var nearest: (routine: Int, day: Int, offset: Int)?
+      var isHit = false
+      for index in routines.indices {
+        guard let (day, offset) = deviation(event, from: index) else { continue }
+        if abs(offset) <= tolerance {
+          kept[index][day] = true
+          isHit = true
+        }
+        if nearest == nil || abs(offset) < abs(nearest!.offset) { nearest = (index, day, offset) }
+      }
+      if !isHit, let nearest {
+        candidates.append((times.occurrences[event], nearest.routine, nearest.day, nearest.offset))
+      }
+    }
+
+    var result: [Outlier] = []
+    for candidate in candidates where !kept[candidate.routine][candidate.day] {
+      let routine = routines[candidate.routine]
+      guard abs(candidate.offset) >= routine.outlierThresholdSeconds else { continue }
+      let minutes = Int((Double(candidate.offset) / 60).rounded())
+      result.append(
+        Outlier(
+          kind: kind, timestamp: candidate.occurrence.timestamp, expected: routine.time,
+          dayKind: routine.dayKind, deviationMinutes: minutes,
+          message: Wording.outlier(
+            kind: kind, at: candidate.occurrence.timeOfDay, deviationMinutes: minutes,
+            usual: routine.time)))
+    }
+    return result
+  }
+
+  /// Usual durations between paired kinds whose first event lies on `days`: for each event of
+  /// the first kind, the first event of the second kind after it, within the pair's maximum and
+  /// before the next event of the first kind. The median of at least ``minimumDays`` pairs.
+  func durations(in log: EventLog, days: ClosedRange<LocalDate>) -> [UsualDuration] {
+    let lower = Int64(days.lowerBound.daysSince1970) * 86_400
+    let upper = Int64(days.upperBound.daysSince1970 + 1) * 86_400
+    var result: [UsualDuration] = []
+    for pair in EventPair.pairs(among: log.kinds, builtIn: configuration.pairs) {
+      guard let fromIndex = log.kinds.firstIndex(where: { $0.key == pair.fromKey }),
+        let toIndex = log.kinds.firstIndex(where: { $0.key == pair.toKey })
+      else { continue }
+      let starts = log.occurrences[fromIndex]
+      let ends = log.occurrences[toIndex]
+      var intervals: [Int32] = []
+      let first = starts.lowerBound(localSeconds: lower)
+      let last = starts.lowerBound(localSeconds: upper)
+      for index in first..<last {
+        let start = starts[index].secondsSince1970
+        let limit = min(
+          start + Int64(pair.maximumSeconds),
+          index + 1 < starts.count ? starts[index + 1].secondsSince1970 : Int64.max)
+        // Local order can differ from instant order by an offset change; search with a margin.
+        var candidate = ends.lowerBound(localSeconds: starts[index].localSeconds - 2 * 3600)
+        var best: Int64?
+        while candidate < ends.count,
+          ends[candidate].localSeconds <= starts[index].localSeconds + Int64(pair.maximumSeconds)
+            + 7200
+        {
+          let end = ends[candidate].secondsSince1970
+          if end > start, end <= limit, best == nil || end < best! { best = end }
+          candidate += 1
+        }
+        if let best { intervals.append(Int32(best - start)) }
+      }
+      guard intervals.count >= configuration.minimumDays else { continue }
+      let minutes = Int((median(intervals) / 60).rounded())
+      let from = log.kinds[fromIndex]
+      let to = log.kinds[toIndex]
+      result.append(
+        UsualDuration(
+          from: from, to: to, minutes: minutes, pairs: intervals.count,
+          reasoning: Wording.duration(from: from, to: to, minutes: minutes, pairs: intervals.count))
+      )
+    }
+    return result
+  }
+}

@@ -1,0 +1,383 @@
+import Foundation
+
+/// Learns the routines of one event kind from its occurrences over the learning days.
+///
+/// The kind's times of day are first split into clusters (breakfast, lunch, dinner). For each
+/// cluster and for weekdays, weekends and all days it then finds the suggested time (the peak of
+/// the smoothed hit curve), counts the days with an event within the tolerance, and estimates the
+/// confidence from recency-weighted leave-one-day-out hits. Weekdays and weekends become separate
+/// routines when, together, they predict held-out days' events better than one routine does.
+/// docs/analytics.md explains each step.
+struct RoutineLearner: Sendable {
+  let configuration: AnalysisConfiguration
+
+  /// What one kind of day says about one cluster.
+  struct Candidate {
+    var time: TimeOfDay
+    var dayKind: DayKind
+    var daysObserved: Int
+    var hitsInSample: Int
+    /// Events of the kind per observed day of this kind, over the window.
+    var eventsPerDay: Double
+    /// Recency-weighted held-out hits and observed days: the confidence's evidence.
+    var weightedHits: Double
+    var weightedDays: Double
+    /// Leave-one-day-out log-likelihood of when (if at all) the event happened on each observed
+    /// day of this kind: the basis for choosing between one routine and two.
+    var logScore: Double
+    var occurrences: Int
+    var earliest: TimeOfDay
+    var latest: TimeOfDay
+    var spreadSeconds: Double
+  }
+
+  /// The kind's events placed on routine days around a grouping centre: day indexes (from the
+  /// first learning day), positions in seconds on the day (the centre sits at 43200, noon), and
+  /// whether each lies on the cluster's arc. Ordered by day, then position.
+  private struct Members {
+    var days: [Int32] = []
+    var positions: [Int32] = []
+    var inCluster: [Bool] = []
+
+    /// The members on days of `dayKind`.
+    func only(_ dayKind: DayKind, _ days: LearningDays) -> Members {
+      guard dayKind != .all else { return self }
+      var subset = Members()
+      for index in self.days.indices where days.isDay(Int(self.days[index]), of: dayKind) {
+        subset.days.append(self.days[index])
+        subset.positions.append(positions[index])
+        subset.inCluster.append(inCluster[index])
+      }
+      return subset
+    }
+  }
+
+  /// The routines of `kind` learned from `days`.
+  ///
+  /// `times` holds the kind's events near the learning days (those not yet happened left out).
+  func routines(of kind: EventKind, times: KindTimes, days: LearningDays) -> [Routine] {
+    var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
+    let first = Int32(days.first)
+    let last = Int32(days.first + days.count - 1)
+    for index in 0..<times.count where times.days[index] >= first && times.days[index] <= last {
+      histogram[Int(times.seconds[index]) / 60] += 1
+    }
+    let clusters = TimeOfDayClusters.find(
+      histogram: histogram, radius: configuration.smoothingRadiusMinutes,
+      mergeRatio: configuration.peakMergeRatio)
+
+    var routines: [Routine] = []
+    for cluster in clusters {
+      let peak = TimeOfDay(secondsSinceMidnight: cluster.peak * 60)
+      // Place the events once; weekdays and weekends are subsets of all days.
+      let everyDay = members(times, cluster, days, center: peak)
+      let candidates = DayKind.allCases.map { dayKind in
+        learn(dayKind, everyDay.only(dayKind, days), times, cluster, days, center: peak)
+      }
+      let (all, weekdays, weekends) = (candidates[0], candidates[1], candidates[2])
+      func score(_ candidate: Candidate?, _ dayKind: DayKind) -> Double {
+        candidate?.logScore ?? absentScore(days: days.observedCount(of: dayKind))
+      }
+      let split = score(weekdays, .weekdays) + score(weekends, .weekends)
+      let chosen = split > score(all, .all) ? [weekdays, weekends] : [all]
+      for case let candidate? in chosen where isClaimed(candidate) {
+        routines.append(routine(kind, from: candidate))
+      }
+    }
+    return routines
+  }
+
+  /// The candidate for `dayKind` from `members` (grouped around `center`), re-grouped around its
+  /// own time when the first grouping put the time on the other side of midnight (the routine day
+  /// must be the date the suggestion is on).
+  private func learn(
+    _ dayKind: DayKind, _ members: Members, _ times: KindTimes,
+    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay
+  ) -> Candidate? {
+    guard let first = learn(dayKind, members, cluster, days, groupedAround: center) else {
+      return nil
+    }
+    guard crossesMidnight(from: center, to: first.time) else { return first }
+    let regrouped = self.members(times, cluster, days, center: first.time).only(dayKind, days)
+    guard let second = learn(dayKind, regrouped, cluster, days, groupedAround: first.time),
+      !crossesMidnight(from: first.time, to: second.time)
+    else { return first }
+    return second
+  }
+
+  /// Whether the short way round the clock from `a` to `b` passes midnight.
+  private func crossesMidnight(from a: TimeOfDay, to b: TimeOfDay) -> Bool {
+    let end = a.secondsSinceMidnight + a.signedDistance(to: b)
+    return end < 0 || end >= TimeOfDay.secondsPerDay
+  }
+
+  /// The events on observed learning days, placed around `center`.
+  private func members(
+    _ times: KindTimes, _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays,
+    center: TimeOfDay
+  ) -> Members {
+    var members = Members()
+    members.days.reserveCapacity(times.count)
+    members.positions.reserveCapacity(times.count)
+    members.inCluster.reserveCapacity(times.count)
+    let shift = Int32(43_200 - center.secondsSinceMidnight)
+    let first = Int32(days.first)
+    for index in 0..<times.count {
+      let (routineDay, position) = times.shifted(index, by: shift)
+      let day = Int(routineDay - first)
+      guard day >= 0, day < days.count, days.isObserved[day] else { continue }
+      members.days.append(Int32(day))
+      members.positions.append(position)
+      var arcOffset = Int(times.seconds[index]) / 60 - cluster.start
+      if arcOffset < 0 { arcOffset += 1440 }
+      members.inCluster.append(arcOffset < cluster.length)
+    }
+    return members
+  }
+
+  private func learn(
+    _ dayKind: DayKind, _ members: Members, _ cluster: TimeOfDayClusters.Cluster,
+    _ days: LearningDays, groupedAround center: TimeOfDay
+  ) -> Candidate? {
+    let count = members.days.count
+    guard members.inCluster.contains(true) else { return nil }
+    let tolerance = configuration.toleranceSeconds
+
+    // Members come ordered by day: each day's events are one run, `runs[i]..<runs[i + 1]`.
+    var runs: [Int] = [0]
+    for index in 1..<max(count, 1) where members.days[index] != members.days[index - 1] {
+      runs.append(index)
+    }
+    runs.append(count)
+    let dayCount = runs.count - 1
+
+    // Each day weighs its recency weight, shared among its events.
+    let minutes = members.positions.map { Int($0) / 60 }
+    var weights = [Double](repeating: 0, count: count)
+    var clusterHistogram = [Int](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
+    var clusterDays = 0
+    for run in 0..<dayCount {
+      let share = days.weights[Int(members.days[runs[run]])] / Double(runs[run + 1] - runs[run])
+      var inCluster = false
+      for index in runs[run]..<runs[run + 1] {
+        weights[index] = share
+        if members.inCluster[index] {
+          clusterHistogram[minutes[index]] += 1
+          inCluster = true
+        }
+      }
+      if inCluster { clusterDays += 1 }
+    }
+    // The arc, in minutes of the grouped day: the centre sits at minute 720, inside the arc.
+    let arcStart = 720 - floorMod(center.secondsSinceMidnight / 60 - cluster.start, 1440)
+    var curve = HitCurve(
+      minutes: minutes, weights: weights,
+      bandwidth: HitCurve.bandwidth(histogram: clusterHistogram, days: clusterDays),
+      toleranceMinutes: tolerance / 60, searchRange: arcStart...(arcStart + cluster.length - 1))
+    guard let peak = curve.best() else { return nil }
+    let position = peak * 60
+
+    // Each day's nearest event to the suggestion decides whether the day was a hit; held out,
+    // would the other days have suggested a time that this day hit?
+    let leavesOneOut = dayCount <= configuration.leaveOneOutLimit
+    var hitsInSample = 0
+    var weightedHits = 0.0
+    // Deviations per whole minute, for the median absolute deviation (the spread).
+    var deviationMinutes = [Int](repeating: 0, count: 721)
+    for run in 0..<dayCount {
+      let events = runs[run]..<runs[run + 1]
+      var nearest = Int.max
+      for index in events { nearest = min(nearest, abs(Int(members.positions[index]) - position)) }
+      deviationMinutes[min(nearest / 60, 720)] += 1
+      var isHit = nearest <= tolerance
+      if isHit { hitsInSample += 1 }
+      if leavesOneOut {
+        for index in events { curve.add(minute: minutes[index], weight: -weights[index]) }
+        let held = curve.best().map { $0 * 60 }
+        for index in events { curve.add(minute: minutes[index], weight: weights[index]) }
+        isHit = false
+        if let held {
+          for index in events where abs(Int(members.positions[index]) - held) <= tolerance {
+            isHit = true
+          }
+        }
+      }
+      if isHit { weightedHits += days.weights[Int(members.days[events.lowerBound])] }
+    }
+    let weightedDays = days.totalWeight(of: dayKind)
+    let daysWithEvents = dayCount
+
+    var earliest = Int.max
+    var latest = Int.min
+    var occurrencesNear = 0
+    for index in 0..<count where abs(Int(members.positions[index]) - position) <= tolerance {
+      occurrencesNear += 1
+      earliest = min(earliest, Int(members.positions[index]))
+      latest = max(latest, Int(members.positions[index]))
+    }
+    let base = center.secondsSinceMidnight - 43_200
+    return Candidate(
+      time: TimeOfDay(secondsSinceMidnight: base + position),
+      dayKind: dayKind,
+      daysObserved: days.observedCount(of: dayKind),
+      hitsInSample: hitsInSample,
+      eventsPerDay: Double(count) / Double(max(days.observedCount(of: dayKind), 1)),
+      weightedHits: weightedHits,
+      weightedDays: weightedDays,
+      logScore: leaveOneOutLogScore(
+        members, runs: runs, observedDays: days.observedCount(of: dayKind),
+        arcLength: cluster.length, centre: arcStart + cluster.length / 2),
+      occurrences: occurrencesNear,
+      earliest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : earliest)),
+      latest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : latest)),
+      spreadSeconds: 1.4826 * 60 * medianMinute(deviationMinutes, count: daysWithEvents))
+  }
+
+  /// Whether the evidence is enough to claim a routine: enough days, and more hits than events
+  /// falling at random times would give (see ``AnalysisConfiguration/significanceLevel``).
+  private func isClaimed(_ candidate: Candidate) -> Bool {
+    guard candidate.hitsInSample >= configuration.minimumDays else { return false }
+    let window = Double(2 * configuration.toleranceSeconds) / Double(configuration.wakingDaySeconds)
+    let chance = 1 - exp(-candidate.eventsPerDay * window)
+    return binomialTail(
+      atLeast: candidate.hitsInSample, of: candidate.daysObserved, probability: min(chance, 1))
+      <= configuration.significanceLevel
+  }
+
+  /// The leave-one-day-out log-likelihood of the cluster's events on `observedDays` days: each
+  /// held-out day is predicted from the other n - 1 by the probability that the event happens at
+  /// all, (k + 1) / (n + 1) when k of them had it, and, when it did, the density of its time: a
+  /// Gaussian kernel density of the other days' times (Silverman's bandwidth, at least 5
+  /// minutes), mixed with 10% uniform over the arc so that one odd day cannot dominate. A proper
+  /// score on an outcome both models share: which would have predicted the held-out days best.
+  private func leaveOneOutLogScore(
+    _ members: Members, runs: [Int], observedDays: Int, arcLength: Int, centre: Int
+  ) -> Double {
+    guard observedDays > 0 else { return 0 }
+    // One time per day: the event nearest the middle of the arc.
+    var times: [Int] = []
+    for run in 0..<(runs.count - 1) {
+      var chosen: Int?
+      for index in runs[run]..<runs[run + 1] where members.inCluster[index] {
+        let minute = Int(members.positions[index]) / 60
+        if chosen == nil || abs(minute - centre) < abs(chosen! - centre) { chosen = minute }
+      }
+      if let chosen { times.append(chosen) }
+    }
+    let withEvent = times.count
+    let n = Double(observedDays)
+    var histogram = [Int](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
+    for time in times { histogram[time] += 1 }
+    let bandwidth = max(HitCurve.bandwidth(histogram: histogram, days: withEvent), 5)
+    let radius = Int((4 * bandwidth).rounded(.up))
+    let kernel = (-radius...radius).map { offset in
+      exp(-0.5 * Double(offset * offset) / (bandwidth * bandwidth))
+        / (bandwidth * (2 * Double.pi).squareRoot())
+    }
+    // The kernel density of all days' times on the minute grid; each day's own term is removed
+    // below, which makes the held-out density exact without a pass per day.
+    var density = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay + 2 * radius)
+    for (minute, events) in histogram.enumerated() where events > 0 {
+      for (offset, weight) in kernel.enumerated() {
+        density[minute + offset] += Double(events) * weight
+      }
+    }
+    let uniform = 1 / Double(max(arcLength, 1))
+    var score = 0.0
+    let others = Double(withEvent - 1)
+    for (minute, events) in histogram.enumerated() where events > 0 {
+      let happens = (others + 1) / (n + 1)
+      let kde = others > 0 ? max(density[minute + radius] - kernel[radius], 0) / others : 0
+      score += Double(events) * (log(happens) + log(0.9 * kde + 0.1 * uniform))
+    }
+    // A held-out day without the event: the others had it on `withEvent` days.
+    let missing = Double(observedDays - withEvent)
+    if missing > 0 { score += missing * log(missing / (n + 1)) }
+    return score
+  }
+
+  /// The score of `days` held-out days that all lacked the event (see
+  /// ``leaveOneOutLogScore(_:runs:observedDays:arcLength:centre:)``).
+  private func absentScore(days: Int) -> Double {
+    days > 0 ? Double(days) * log(Double(days) / Double(days + 1)) : 0
+  }
+
+  private func routine(_ kind: EventKind, from candidate: Candidate) -> Routine {
+    let a = configuration.priorHits
+    let b = configuration.priorMisses
+    let confidence = (candidate.weightedHits + a) / (candidate.weightedDays + a + b)
+    let threshold = max(
+      Double(configuration.outlierFloorSeconds),
+      configuration.outlierScore * candidate.spreadSeconds)
+    return Routine(
+      kind: kind,
+      time: candidate.time,
+      dayKind: candidate.dayKind,
+      confidence: confidence,
+      occurrences: candidate.occurrences,
+      daysMatched: candidate.hitsInSample,
+      daysObserved: candidate.daysObserved,
+      earliest: candidate.earliest,
+      latest: candidate.latest,
+      spreadMinutes: candidate.spreadSeconds / 60,
+      outlierThresholdSeconds: Int(threshold.rounded()),
+      reasoning: Wording.reasoning(
+        kind: kind, dayKind: candidate.dayKind, matched: candidate.hitsInSample,
+        observed: candidate.daysObserved, earliest: candidate.earliest, latest: candidate.latest))
+  }
+}
+
+/// The median of values given as a histogram of `count` values by whole minute (the middle of
+/// the minute, so that a spread of a few seconds is not zero).
+func medianMinute(_ histogram: [Int], count: Int) -> Double {
+  guard count > 0 else { return 0 }
+  var seen = 0
+  for (minute, values) in histogram.enumerated() {
+    seen += values
+    if 2 * seen >= count { return Double(minute) + 0.5 }
+  }
+  return Double(histogram.count - 1)
+}
+
+/// The median of non-negative numbers (0 for none).
+func median(_ values: [Int32]) -> Double {
+  guard !values.isEmpty else { return 0 }
+  let sorted = values.sorted()
+  let middle = sorted.count / 2
+  return sorted.count % 2 == 1
+    ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
+}
+
+/// P(X >= k) for X ~ Binomial(n, p). The first term comes from log-gamma (no underflow on long
+/// windows), the rest by the ratio of consecutive terms, stopping once they no longer matter.
+func binomialTail(atLeast k: Int, of n: Int, probability p: Double) -> Double {
+  guard k > 0 else { return 1 }
+  guard k <= n else { return 0 }
+  guard p > 0 else { return 0 }
+  guard p < 1 else { return 1 }
+  let ways = lgamma(Double(n + 1)) - lgamma(Double(k + 1)) - lgamma(Double(n - k + 1))
+  var term = exp(ways + Double(k) * log(p) + Double(n - k) * log(1 - p))
+  var total = term
+  let odds = p / (1 - p)
+  var x = k
+  while x < n {
+    term *= Double(n - x) / Double(x + 1) * odds
+    total += term
+    x += 1
+    if Double(x) > Double(n) * p, term < total * 1e-12 { break }
+  }
+  return min(total, 1)
+}
+
+extension Array where Element == Occurrence {
+  /// The index of the first occurrence at or after naive local seconds `local` (binary search).
+  func lowerBound(localSeconds local: Int64) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if self[middle].localSeconds < local { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+}

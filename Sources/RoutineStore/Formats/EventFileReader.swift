@@ -1,0 +1,579 @@
+import Dispatch
+import RoutineCore
+
+/// Thrown by a sink that cannot accept a record; the reader reports it like any invalid line
+/// (with the file and line) or skips it when asked to.
+public struct RecordRejection: Error {
+  /// What was expected and what was found.
+  public var message: String
+
+  /// A rejection saying `message`.
+  public init(_ message: String) {
+    self.message = message
+  }
+}
+
+/// Receives the records of a file as they are read.
+public protocol RecordSink {
+  /// A valid record. Its byte buffers are valid only during the call. Throw ``RecordRejection``
+  /// to refuse it.
+  mutating func consume(_ record: RawRecord) throws
+  /// An invalid record, skipped because the reader was asked to skip invalid records.
+  mutating func skip(_ error: FormatError)
+}
+
+/// Reads events from a CSV or JSON Lines file, streaming: memory stays at the chunk size.
+///
+/// CSV needs a header naming the columns `timestamp` and `event`, optionally `value` and `note`,
+/// in any order; fields follow RFC 4180 (double quotes around fields with commas, quotes or line
+/// breaks; `""` for a quote inside). JSON Lines has one object per line with the keys
+/// `timestamp`, `event` and optionally `value` (number or null) and `note` (string or null);
+/// other keys are ignored. Blank lines are skipped; a UTF-8 byte order mark is allowed.
+public struct EventFileReader: Sendable {
+  /// The path as the user named it (used in messages).
+  public let path: String
+  /// The format, or `nil` to guess from the extension and then the first byte.
+  public let format: EventFileFormat?
+  /// Whether invalid records are reported to the sink and skipped instead of thrown.
+  public let skipsInvalid: Bool
+
+  /// A reader for `path`.
+  public init(path: String, format: EventFileFormat? = nil, skipsInvalid: Bool = false) {
+    self.path = path
+    self.format = format
+    self.skipsInvalid = skipsInvalid
+  }
+
+  /// Reads every record into `sink`. Throws `FileError` when the file cannot be read and
+  /// `FormatError` for the first invalid record (unless skipping), or for a bad CSV header.
+  public func read<Sink: RecordSink>(into sink: inout Sink) throws {
+    let (file, format) = try open()
+    switch format {
+    case .csv:
+      var state = CSVState()
+      defer { state.deallocate() }
+      _ = try scanCSV(file, &state, until: .endOfFile, into: &sink)
+      try state.requireHeader(path)
+    case .jsonl:
+      var state = JSONState()
+      defer { state.deallocate() }
+      _ = try scanJSONL(file, &state, until: .endOfFile, into: &sink)
+    }
+  }
+
+  /// One part of a file read in parallel: its sink, and how many lines precede the part (add it
+  /// to the line numbers the sink recorded for skipped records).
+  public struct Part<Sink> {
+    /// The records of this part.
+    public var sink: Sink
+    /// Lines before the part.
+    public var lineOffset: Int
+  }
+
+  /// Reads the file like ``read(into:)`` but, when it is large, in two halves on two threads,
+  /// each into its own sink from `makeSink`. Records arrive in file order within each part; the
+  /// parts come back in file order. Errors are the same as a sequential read's, with the same
+  /// line numbers: the first invalid record in file order is the one thrown.
+  public func read<Sink: RecordSink>(
+    inParallel makeSink: () -> Sink, minimumSize: Int64 = 4 << 20
+  ) throws -> [Part<Sink>] {
+    let (file, format) = try open()
+    var first = Part(sink: makeSink(), lineOffset: 0)
+    var csv = CSVState()
+    var json = JSONState()
+    defer {
+      csv.deallocate()
+      json.deallocate()
+    }
+    if format == .csv {
+      // The header first: both halves need its columns.
+      _ = try scanCSV(file, &csv, until: .header, into: &first.sink)
+      try csv.requireHeader(path)
+    }
+    let dataStart = file.unreadOffset
+    guard file.size - dataStart >= minimumSize,
+      let split = try lineStart(after: dataStart + (file.size - dataStart) / 2, in: file.size)
+    else {
+      switch format {
+      case .csv: _ = try scanCSV(file, &csv, until: .endOfFile, into: &first.sink)
+      case .jsonl: _ = try scanJSONL(file, &json, until: .endOfFile, into: &first.sink)
+      }
+      return [first]
+    }
+
+    // The second half starts at a line break, which is a record boundary unless a quoted field
+    // spans it. The first half checks that when it reaches the split: if it stopped inside a
+    // record, it reads on to the end of the file and the second half's work is dropped.
+    file.restrict(to: dataStart..<split)
+    let second = try ChunkedFile(path: path)
+    second.restrict(to: split..<file.size)
+    let work = ParallelParts(first: first, second: Part(sink: makeSink(), lineOffset: 0))
+    var secondCSV = CSVState(columns: csv.columns)
+    var secondJSON = JSONState()
+    defer {
+      secondCSV.deallocate()
+      secondJSON.deallocate()
+    }
+    let states = UncheckedBox((csv, json, secondCSV, secondJSON))
+    let firstHalf = {
+      do {
+        let clean: Bool
+        switch format {
+        case .csv:
+          clean = try scanCSV(file, &states.value.0, until: .endOfRegion, into: &work.first.sink)
+        case .jsonl:
+          clean = try scanJSONL(file, &states.value.1, until: .endOfRegion, into: &work.first.sink)
+        }
+        guard !clean else { return }
+        work.spansSplit = true
+        file.extendToEnd()
+        switch format {
+        case .csv: _ = try scanCSV(file, &states.value.0, until: .endOfFile, into: &work.first.sink)
+        case .jsonl:
+          _ = try scanJSONL(file, &states.value.1, until: .endOfFile, into: &work.first.sink)
+        }
+      } catch {
+        work.firstError = error
+      }
+    }
+    let secondHalf = {
+      do {
+        switch format {
+        case .csv:
+          _ = try scanCSV(second, &states.value.2, until: .endOfFile, into: &work.second.sink)
+        case .jsonl:
+          _ = try scanJSONL(second, &states.value.3, until: .endOfFile, into: &work.second.sink)
+        }
+      } catch {
+        work.secondError = error
+      }
+    }
+    Jobs([firstHalf, secondHalf]).runConcurrently()
+    (csv, json, secondCSV, secondJSON) = states.value
+    if let error = work.firstError { throw error }
+    if work.spansSplit { return [work.first] }
+    let offset = (format == .csv ? csv.line : json.line) - 1
+    if let error = work.secondError {
+      guard let format = error as? FormatError else { throw error }
+      throw FormatError(file: format.file, line: format.line + offset, message: format.message)
+    }
+    work.second.lineOffset = offset
+    return [work.first, work.second]
+  }
+
+  /// Opens the file, skips a byte order mark, and settles the format.
+  private func open() throws -> (ChunkedFile, EventFileFormat) {
+    let file = try ChunkedFile(path: path)
+    _ = try file.fill()
+    let head = file.unread
+    if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { file.start += 3 }
+    return (file, format ?? EventFileFormat.guess(fromPath: path) ?? sniff(file.unread))
+  }
+
+  /// The offset just after the first line break at or after `offset`, or `nil` when there is
+  /// none before `size`.
+  private func lineStart(after offset: Int64, in size: Int64) throws -> Int64? {
+    let probe = try ChunkedFile(path: path)
+    probe.restrict(to: offset..<size)
+    while try probe.fill() || !probe.unread.isEmpty {
+      if let index = probe.unread.firstIndex(of: 0x0A) {
+        let position = probe.unreadOffset + Int64(index) + 1
+        return position < size ? position : nil
+      }
+      probe.start = probe.end
+      if probe.isAtEnd { return nil }
+    }
+    return nil
+  }
+
+  private func sniff(_ bytes: UnsafeRawBufferPointer) -> EventFileFormat {
+    for byte in bytes where !isSpace(byte) && byte != 0x0A && byte != 0x0D {
+      return byte == UInt8(ascii: "{") ? .jsonl : .csv
+    }
+    return .csv
+  }
+
+  private func fail<Sink: RecordSink>(_ error: FormatError, _ sink: inout Sink) throws {
+    guard skipsInvalid else { throw error }
+    sink.skip(error)
+  }
+
+  // MARK: CSV
+
+  private struct Columns {
+    var timestamp = -1
+    var event = -1
+    var value = -1
+    var note = -1
+    var count = 0
+    static let expected = "timestamp,event[,value][,note]"
+  }
+
+  /// Where a scan stops.
+  private enum Stop {
+    /// Right after the CSV header.
+    case header
+    /// At the end of the file's current range, reporting whether it ended between records.
+    case endOfRegion
+    /// At the end of the file (an incomplete last record is an error).
+    case endOfFile
+  }
+
+  /// What a CSV scan carries from one region to the next.
+  private struct CSVState {
+    var parser = CSVRecordParser()
+    var timestamps = TimestampParser()
+    var line = 1
+    var columns: Columns?
+    var kind = ByteScratch()
+    var note = ByteScratch()
+    var timestamp = ByteScratch()
+    var value = ByteScratch()
+
+    init(columns: Columns? = nil) {
+      self.columns = columns
+    }
+
+    func deallocate() {
+      parser.deallocate()
+      for buffer in [kind, note, timestamp, value] { buffer.deallocate() }
+    }
+
+    func requireHeader(_ path: String) throws {
+      guard columns == nil else { return }
+      throw FormatError(
+        file: path, line: 1,
+        message: "expected a header line '\(Columns.expected)', found an empty file")
+    }
+  }
+
+  /// Scans CSV records until `stop`; returns whether the scan ended between records.
+  private func scanCSV<Sink: RecordSink>(
+    _ file: ChunkedFile, _ state: inout CSVState, until stop: Stop, into sink: inout Sink
+  ) throws -> Bool {
+    while true {
+      let atEnd = file.isAtEnd
+      let isFinal = atEnd && stop != .endOfRegion
+      let window = file.unread
+      var offset = 0
+      parsing: while offset < window.count {
+        if stop == .header, state.columns != nil { break parsing }
+        switch state.parser.parse(window, from: offset, isAtEnd: isFinal) {
+        case .needMore:
+          break parsing
+        case .blank(let next):
+          state.line += 1
+          offset = next
+        case .malformed(let problem, let position, let next, let newlines):
+          let message = CSVRecordParser.message(problem, at: position, in: window)
+          if state.columns == nil {
+            throw FormatError(file: path, line: state.line, message: message)
+          }
+          try fail(FormatError(file: path, line: state.line, message: message), &sink)
+          state.line += newlines
+          offset = next
+        case .record(let next, let newlines):
+          if let columns = state.columns {
+            try record(
+              state.parser, window, columns: columns, line: state.line, into: &sink,
+              kind: &state.kind, note: &state.note, timestamp: &state.timestamp,
+              value: &state.value, timestamps: &state.timestamps)
+          } else {
+            state.columns = try header(state.parser, window, line: state.line)
+          }
+          state.line += newlines
+          offset = next
+        }
+      }
+      file.start += offset
+      if stop == .header, state.columns != nil { return true }
+      if atEnd { return file.unread.isEmpty }
+      _ = try file.fill()
+    }
+  }
+
+  private func header(_ parser: CSVRecordParser, _ window: UnsafeRawBufferPointer, line: Int) throws
+    -> Columns
+  {
+    var columns = Columns()
+    columns.count = parser.fieldCount
+    for (index, field) in parser.fields.prefix(parser.fieldCount).enumerated() {
+      var scratch = ByteScratch()
+      defer { scratch.deallocate() }
+      let name = String(
+        decoding: trim(parser.bytes(of: field, in: window, scratch: &scratch)), as: UTF8.self
+      ).lowercased()
+      let slot: WritableKeyPath<Columns, Int>
+      switch name {
+      case "timestamp": slot = \.timestamp
+      case "event": slot = \.event
+      case "value": slot = \.value
+      case "note": slot = \.note
+      default:
+        let found = name.first?.isNumber == true ? "a data line" : "an unknown column '\(name)'"
+        throw FormatError(
+          file: path, line: line,
+          message: "expected a header line '\(Columns.expected)', found \(found)")
+      }
+      guard columns[keyPath: slot] < 0 else {
+        throw FormatError(
+          file: path, line: line, message: "column '\(name)' appears twice in the header")
+      }
+      columns[keyPath: slot] = index
+    }
+    guard columns.timestamp >= 0, columns.event >= 0 else {
+      let missing = columns.timestamp < 0 ? "timestamp" : "event"
+      throw FormatError(
+        file: path, line: line,
+        message: "expected a header line '\(Columns.expected)', found no '\(missing)' column")
+    }
+    return columns
+  }
+
+  private func record<Sink: RecordSink>(
+    _ parser: CSVRecordParser, _ window: UnsafeRawBufferPointer, columns: Columns, line: Int,
+    into sink: inout Sink, kind kindScratch: inout ByteScratch, note noteScratch: inout ByteScratch,
+    timestamp timestampScratch: inout ByteScratch, value valueScratch: inout ByteScratch,
+    timestamps: inout TimestampParser
+  ) throws {
+    let fields = parser.fields
+    let fieldCount = parser.fieldCount
+    guard fieldCount <= columns.count else {
+      try fail(
+        FormatError(
+          file: path, line: line,
+          message: "expected at most \(columns.count) fields, found \(fieldCount); "
+            + "quote fields that contain commas"), &sink)
+      return
+    }
+    let stamp = csvField(columns.timestamp, fields, fieldCount, parser, window, &timestampScratch)
+    guard let timestamp = timestamps.parse(stamp) else {
+      let found = stamp.isEmpty ? "an empty field" : quoted(stamp)
+      try fail(
+        FormatError(
+          file: path, line: line, message: "expected \(Timestamp.expectedFormat), found \(found)"),
+        &sink)
+      return
+    }
+    let valueBytes = csvField(columns.value, fields, fieldCount, parser, window, &valueScratch)
+    var value: Double?
+    if !valueBytes.isEmpty {
+      guard let number = parseNumber(valueBytes) else {
+        try fail(
+          FormatError(
+            file: path, line: line,
+            message: "expected a number for value, found \(quoted(valueBytes))"),
+          &sink)
+        return
+      }
+      value = number
+    }
+    let kind = trim(csvField(columns.event, fields, fieldCount, parser, window, &kindScratch))
+    let note = csvField(columns.note, fields, fieldCount, parser, window, &noteScratch)
+    if let problem = checkText(kind: kind, note: note) {
+      try fail(FormatError(file: path, line: line, message: problem), &sink)
+      return
+    }
+    try deliver(
+      RawRecord(line: line, timestamp: timestamp, kind: kind, value: value, note: note), to: &sink)
+  }
+
+  private func deliver<Sink: RecordSink>(_ record: RawRecord, to sink: inout Sink) throws {
+    do {
+      try sink.consume(record)
+    } catch let rejection as RecordRejection {
+      try fail(FormatError(file: path, line: record.line, message: rejection.message), &sink)
+    }
+  }
+
+  /// Field `index` of the record (empty when the record has fewer fields), trimmed unless quoted.
+  private func csvField(
+    _ index: Int, _ fields: UnsafeMutableBufferPointer<CSVRecordParser.Field>, _ count: Int,
+    _ parser: CSVRecordParser, _ window: UnsafeRawBufferPointer, _ scratch: inout ByteScratch
+  ) -> UnsafeRawBufferPointer {
+    guard index >= 0, index < count else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    let bytes = parser.bytes(of: fields[index], in: window, scratch: &scratch)
+    return fields[index].isQuoted ? bytes : trim(bytes)
+  }
+
+  // MARK: JSON Lines
+
+  /// What a JSON Lines scan carries from one region to the next.
+  private struct JSONState {
+    var parser = JSONLineParser()
+    var timestamps = TimestampParser()
+    var line = 1
+
+    func deallocate() { parser.deallocate() }
+  }
+
+  /// Scans JSON Lines records until `stop`; returns whether the scan ended between records.
+  private func scanJSONL<Sink: RecordSink>(
+    _ file: ChunkedFile, _ state: inout JSONState, until stop: Stop, into sink: inout Sink
+  ) throws -> Bool {
+    while true {
+      let atEnd = file.isAtEnd && stop != .endOfRegion
+      let window = file.unread
+      var offset = 0
+      while offset < window.count {
+        let rest = UnsafeRawBufferPointer(rebasing: window[offset...])
+        var length = rest.firstIndex(of: 0x0A)
+        if length == nil {
+          guard atEnd else { break }
+          length = rest.count
+        }
+        var content = UnsafeRawBufferPointer(rebasing: rest[..<length!])
+        if content.last == 0x0D { content = UnsafeRawBufferPointer(rebasing: content.dropLast()) }
+        offset += min(length! + 1, rest.count)
+        defer { state.line += 1 }
+        if trim(content).isEmpty { continue }
+        switch state.parser.parse(content) {
+        case .failure(let message):
+          try fail(FormatError(file: path, line: state.line, message: message), &sink)
+        case .success(let fields):
+          guard let timestamp = state.timestamps.parse(fields.timestamp) else {
+            try fail(
+              FormatError(
+                file: path, line: state.line,
+                message:
+                  "expected \(Timestamp.expectedFormat) for \"timestamp\", found \(quoted(fields.timestamp))"
+              ),
+              &sink)
+            continue
+          }
+          let kind = trim(fields.event)
+          if let problem = checkText(kind: kind, note: fields.note) {
+            try fail(FormatError(file: path, line: state.line, message: problem), &sink)
+            continue
+          }
+          try deliver(
+            RawRecord(
+              line: state.line, timestamp: timestamp, kind: kind, value: fields.value,
+              note: fields.note),
+            to: &sink)
+        }
+      }
+      file.start += offset
+      if file.isAtEnd && (atEnd || stop == .endOfRegion) { return file.unread.isEmpty }
+      _ = try file.fill()
+    }
+  }
+
+  // MARK: Fields
+
+  private func checkText(kind: UnsafeRawBufferPointer, note: UnsafeRawBufferPointer) -> String? {
+    if kind.isEmpty { return "expected an event name, found an empty field" }
+    if !isValidUTF8(kind) { return "expected UTF-8 text for the event name, found invalid bytes" }
+    if !note.isEmpty, !isValidUTF8(note) {
+      return "expected UTF-8 text for the note, found invalid bytes"
+    }
+    return nil
+  }
+}
+
+/// A decimal number (`12`, `-0.5`, `2.5e3`); `nil` for anything else, including NaN and infinity.
+func parseNumber(_ bytes: UnsafeRawBufferPointer) -> Double? {
+  guard !bytes.isEmpty, bytes.count < 64 else { return nil }
+  var sawDigit = false
+  for byte in bytes {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+    case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"),
+      UInt8(ascii: "E"):
+      break
+    default: return nil
+    }
+  }
+  guard sawDigit, let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
+    return nil
+  }
+  return value
+}
+
+func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+/// The bytes without leading and trailing spaces and tabs.
+func trim(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+  var lower = 0
+  var upper = bytes.count
+  while lower < upper, isSpace(bytes[lower]) { lower += 1 }
+  while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
+  return UnsafeRawBufferPointer(rebasing: bytes[lower..<upper])
+}
+
+/// Whether `bytes` are well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF).
+func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+  var index = 0
+  let count = bytes.count
+  // Event names are nearly always ASCII: check eight bytes at a time first.
+  while index + 8 <= count,
+    bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+  {
+    index += 8
+  }
+  while index < count {
+    let lead = bytes[index]
+    if lead < 0x80 {
+      index += 1
+      continue
+    }
+    let length: Int
+    var minimum: UInt32
+    var scalar: UInt32
+    switch lead {
+    case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(lead & 0x1F))
+    case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(lead & 0x0F))
+    case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(lead & 0x07))
+    default: return false
+    }
+    guard index + length <= count else { return false }
+    for offset in 1..<length {
+      let byte = bytes[index + offset]
+      guard byte & 0xC0 == 0x80 else { return false }
+      scalar = scalar << 6 | UInt32(byte & 0x3F)
+    }
+    guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+      return false
+    }
+    minimum = 0
+    index += length
+  }
+  return true
+}
+
+/// Mutable state shared by the two halves of a parallel read; each half touches only its own
+/// fields until the join.
+private final class ParallelParts<Sink>: @unchecked Sendable {
+  var first: EventFileReader.Part<Sink>
+  var second: EventFileReader.Part<Sink>
+  var spansSplit = false
+  var firstError: (any Error)?
+  var secondError: (any Error)?
+
+  init(first: EventFileReader.Part<Sink>, second: EventFileReader.Part<Sink>) {
+    self.first = first
+    self.second = second
+  }
+}
+
+/// A value handed to worker threads that use disjoint parts of it.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+  var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+}
+
+/// Closures run on separate threads, each touching only its own state until the join.
+private final class Jobs: @unchecked Sendable {
+  private let jobs: [() -> Void]
+
+  init(_ jobs: [() -> Void]) {
+    self.jobs = jobs
+  }
+
+  func runConcurrently() {
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { self.jobs[$0]() }
+  }
+}

@@ -1,0 +1,28 @@
+/// A named, append-only schema change. Migrations are never edited once released: a new change
+/// is a new migration at the end of ``all``.
+struct Migration {
+  let name: String
+  let sql: String
+
+  static let all: [Migration] = [
+    Migration(
+      name: "0001-events",
+      sql: """
+        CREATE TABLE kinds (
+          id INTEGER PRIMARY KEY,
+          key TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL
+        );
+        CREATE TABLE events (
+          id INTEGER PRIMARY KEY,
+          at INTEGER NOT NULL,
+          utc_offset INTEGER NOT NULL,
+          kind_id INTEGER NOT NULL REFERENCES kinds(id),
+          value REAL,
+          note TEXT,
+          source TEXT NOT NULL CHECK (source IN ('cli', 'import', 'notification'))
+        );
+        CREATE INDEX events_at_kind ON events(at, kind_id);
+        """)
+  ]
+}
