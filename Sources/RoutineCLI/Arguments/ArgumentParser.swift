@@ -44,6 +44,7 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     self.command = command
   }
 
+  /// A textual representation.
   public var description: String { message }
 }
 

@@ -9,6 +9,7 @@ public indirect enum JSON: Sendable, Equatable {
   case bool(Bool)
   case null
 
+  /// Whether the two are the same.
   public static func == (lhs: JSON, rhs: JSON) -> Bool {
     lhs.serialized() == rhs.serialized()
   }
@@ -27,44 +28,46 @@ public indirect enum JSON: Sendable, Equatable {
 
   /// The value as text, pretty-printed with two-space indentation.
   public func serialized() -> String {
-    var text = ""
-    write(to: &text, indent: 0)
-    return text
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    write(to: &bytes, indent: 0)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
-  private func write(to text: inout String, indent: Int) {
+  private static func newline(_ bytes: inout [UInt8], indent: Int) {
+    bytes.append(0x0A)
+    bytes.append(contentsOf: repeatElement(0x20, count: indent))
+  }
+
+  private func write(to bytes: inout [UInt8], indent: Int) {
     switch self {
     case .object(let members):
-      if members.isEmpty {
-        text += "{}"
-        return
-      }
-      text += "{\n"
+      guard !members.isEmpty else { return bytes.append(contentsOf: "{}".utf8) }
+      bytes.append(UInt8(ascii: "{"))
       for (index, (key, value)) in members.enumerated() {
-        text += String(repeating: " ", count: indent + 2)
-        JSON.writeString(key, to: &text)
-        text += ": "
-        value.write(to: &text, indent: indent + 2)
-        text += index + 1 < members.count ? ",\n" : "\n"
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        JSON.newline(&bytes, indent: indent + 2)
+        JSON.writeString(key, to: &bytes)
+        bytes.append(contentsOf: ": ".utf8)
+        value.write(to: &bytes, indent: indent + 2)
       }
-      text += String(repeating: " ", count: indent) + "}"
+      JSON.newline(&bytes, indent: indent)
+      bytes.append(UInt8(ascii: "}"))
     case .array(let items):
-      if items.isEmpty {
-        text += "[]"
-        return
-      }
-      text += "[\n"
+      guard !items.isEmpty else { return bytes.append(contentsOf: "[]".utf8) }
+      bytes.append(UInt8(ascii: "["))
       for (index, item) in items.enumerated() {
-        text += String(repeating: " ", count: indent + 2)
-        item.write(to: &text, indent: indent + 2)
-        text += index + 1 < items.count ? ",\n" : "\n"
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        JSON.newline(&bytes, indent: indent + 2)
+        item.write(to: &bytes, indent: indent + 2)
       }
-      text += String(repeating: " ", count: indent) + "]"
-    case .string(let value): JSON.writeString(value, to: &text)
-    case .integer(let value): text += String(value)
-    case .number(let value): text += JSON.format(value)
-    case .bool(let value): text += value ? "true" : "false"
-    case .null: text += "null"
+      JSON.newline(&bytes, indent: indent)
+      bytes.append(UInt8(ascii: "]"))
+    case .string(let value): JSON.writeString(value, to: &bytes)
+    case .integer(let value): bytes.append(contentsOf: String(value).utf8)
+    case .number(let value): bytes.append(contentsOf: JSON.format(value).utf8)
+    case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    case .null: bytes.append(contentsOf: "null".utf8)
     }
   }
 
@@ -75,22 +78,37 @@ public indirect enum JSON: Sendable, Equatable {
     return "\(value)"
   }
 
-  /// A JSON string literal.
+  /// A JSON string literal, appended to `text`.
   static func writeString(_ value: String, to text: inout String) {
-    text += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: text.unicodeScalars.append(scalar)
+    var bytes: [UInt8] = []
+    writeString(value, to: &bytes)
+    text += String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// A JSON string literal as UTF-8. Text without quotes, backslashes or control characters (the
+  /// usual case) is copied in one go.
+  static func writeString(_ value: String, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "\""))
+    let utf8 = value.utf8
+    if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+    {
+      bytes.append(contentsOf: utf8)
+    } else {
+      for byte in utf8 {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
+        case 0x0A: bytes.append(contentsOf: "\\n".utf8)
+        case 0x0D: bytes.append(contentsOf: "\\r".utf8)
+        case 0x09: bytes.append(contentsOf: "\\t".utf8)
+        case 0..<0x20:
+          let hex = String(byte, radix: 16)
+          bytes.append(
+            contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        default: bytes.append(byte)
+        }
       }
     }
-    text += "\""
+    bytes.append(UInt8(ascii: "\""))
   }
 }

@@ -234,14 +234,18 @@ struct RoutineLearner: Sendable {
   }
 
   /// Whether the evidence is enough to claim a routine: enough days, and more hits than events
-  /// falling at random times would give (see ``AnalysisConfiguration/significanceLevel``).
+  /// falling at random times would give (see ``AnalysisConfiguration/significanceLevel``). The
+  /// time was found by searching the whole day, so the p-value is multiplied by the number of
+  /// hour-long windows in a waking day (Bonferroni): the chance of a false routine anywhere in
+  /// the day, not at one place chosen beforehand.
   private func isClaimed(_ candidate: Candidate) -> Bool {
     guard candidate.hitsInSample >= configuration.minimumDays else { return false }
-    let window = Double(2 * configuration.toleranceSeconds) / Double(configuration.wakingDaySeconds)
-    let chance = 1 - exp(-candidate.eventsPerDay * window)
-    return binomialTail(
+    let windows =
+      Double(configuration.wakingDaySeconds) / Double(2 * configuration.toleranceSeconds)
+    let chance = 1 - exp(-candidate.eventsPerDay / windows)
+    let pValue = binomialTail(
       atLeast: candidate.hitsInSample, of: candidate.daysObserved, probability: min(chance, 1))
-      <= configuration.significanceLevel
+    return pValue * windows <= configuration.significanceLevel
   }
 
   /// The leave-one-day-out log-likelihood of the cluster's events on `observedDays` days: each

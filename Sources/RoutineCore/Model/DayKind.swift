@@ -51,6 +51,7 @@ public enum DayKind: String, Sendable, CaseIterable, Comparable {
     }
   }
 
+  /// Whether `lhs` comes before `rhs`.
   public static func < (lhs: DayKind, rhs: DayKind) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
   }

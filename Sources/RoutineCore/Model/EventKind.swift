@@ -37,7 +37,9 @@ public struct EventKind: Hashable, Sendable, CustomStringConvertible {
   /// The display name.
   public var description: String { name }
 
+  /// Whether the two are the same.
   public static func == (lhs: EventKind, rhs: EventKind) -> Bool { lhs.key == rhs.key }
+  /// Feeds the identity into `hasher`.
   public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }
 

@@ -39,5 +39,6 @@ public struct Occurrence: Hashable, Comparable, Sendable {
     TimeOfDay(secondsSinceMidnight: floorMod(Int(localSeconds), 86_400))
   }
 
+  /// Whether `lhs` comes before `rhs`.
   public static func < (lhs: Occurrence, rhs: Occurrence) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -60,6 +60,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday - 1]
   }
 
+  /// Whether `lhs` comes before `rhs`.
   public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
     lhs.daysSince1970 < rhs.daysSince1970
   }

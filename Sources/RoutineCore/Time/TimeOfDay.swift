@@ -84,6 +84,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
     return TimeOfDay(secondsSinceMidnight: Int(seconds))
   }
 
+  /// Whether `lhs` comes before `rhs`.
   public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
     lhs.secondsSinceMidnight < rhs.secondsSinceMidnight
   }

@@ -27,6 +27,7 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Writing failed (disk full, no permission).
   case writeFailed(path: String, reason: String)
 
+  /// A textual representation.
   public var description: String {
     switch self {
     case .cannotOpen(let path, let reason): "cannot open '\(path)': \(reason)"

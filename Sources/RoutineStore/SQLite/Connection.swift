@@ -42,6 +42,11 @@ public final class Connection {
     try execute("PRAGMA synchronous = NORMAL")
   }
 
+  /// Process-wide settings, applied before SQLite initializes (a lazy global runs once).
+  private static let configureOnce: Void = {
+    _ = csqlite_disable_memory_statistics()
+  }()
+
   deinit {
     sqlite3_close_v2(handle)
   }
@@ -57,9 +62,9 @@ public final class Connection {
     }
   }
 
-  /// Prepares a statement.
-  public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
-    try Statement(connection: self, sql: sql)
+  /// Prepares a statement; `persistent` tells SQLite it will be reused many times.
+  public func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> Statement {
+    try Statement(connection: self, sql: sql, persistent: persistent)
   }
 
   /// The first column of the first row as text, if any.

@@ -22,12 +22,14 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
   /// Whether another process held the lock for longer than the busy timeout.
   public var isBusy: Bool { primaryCode == 5 || primaryCode == 6 }  // SQLITE_BUSY, SQLITE_LOCKED
 
-  /// Whether the failure is in the file system (disk full, read-only, cannot open, I/O).
-  public var isIOError: Bool { [10, 13, 14, 8].contains(primaryCode) }  // IOERR, FULL, CANTOPEN, READONLY
+  /// Whether the failure is in the file system (disk full, read-only, cannot open, I/O):
+  /// SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY.
+  public var isIOError: Bool { [10, 13, 14, 8].contains(primaryCode) }
 
   /// Whether the file is not a database or is damaged.
   public var isCorrupt: Bool { primaryCode == 11 || primaryCode == 26 }  // CORRUPT, NOTADB
 
+  /// A textual representation.
   public var description: String {
     let statement = sql.map { " in `\($0)`" } ?? ""
     return "SQLite error \(code): \(message)\(statement)"

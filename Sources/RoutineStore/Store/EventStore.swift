@@ -97,12 +97,23 @@ public final class EventStore {
   /// own transaction. Returns whether it was added.
   @discardableResult
   public func insert(_ event: Event) throws -> Bool {
+    try write {
+      let inserter = try EventInserter(connection: connection, source: event.source)
+      return try inserter.insert(
+        at: event.timestamp, kindID: try kindID(for: event.kind), value: event.value,
+        note: event.note)
+    }
+  }
+
+  /// Runs `body` in one write transaction. Kinds added by a transaction that rolls back are
+  /// gone from the database, so they are forgotten here too.
+  func write<T>(_ body: () throws -> T) throws -> T {
     try withDatabase {
-      try connection.transaction {
-        let inserter = try EventInserter(connection: connection)
-        return try inserter.insert(
-          at: event.timestamp, kindID: try kindID(for: event.kind), value: event.value,
-          note: event.note, source: event.source)
+      do {
+        return try connection.transaction(body)
+      } catch {
+        kindIDs = [:]
+        throw error
       }
     }
   }
@@ -125,14 +136,12 @@ public final class EventStore {
   public func importEvents(from reader: EventFileReader, source: EventSource = .import) throws
     -> ImportSummary
   {
-    try withDatabase {
-      try connection.transaction {
-        var sink = ImportSink(
-          inserter: try EventInserter(connection: connection), source: source,
-          kindID: { try self.kindID(for: $0) })
-        try reader.read(into: &sink)
-        return sink.summary
-      }
+    try write {
+      var sink = ImportSink(
+        inserter: try EventInserter(connection: connection, source: source),
+        kindID: { try self.kindID(for: $0) })
+      try reader.read(into: &sink)
+      return sink.summary
     }
   }
 
@@ -230,53 +239,54 @@ public final class EventStore {
   }
 }
 
-/// The prepared insert shared by single events and imports.
+/// The prepared insert shared by single events and imports, for one source. Bindings survive
+/// a reset, so the source is bound once and each row binds only what changes.
 struct EventInserter {
   private let statement: Statement
   private let connection: Connection
 
-  init(connection: Connection) throws {
+  init(connection: Connection, source: EventSource) throws {
     self.connection = connection
-    // An event the store already holds (same instant, kind, value and note) is not added again:
-    // re-imports and repeated answers to a notification change nothing.
+    // An event the store already holds (same instant, kind, value and note: the unique index
+    // events_identity) is not added again: re-imports and repeated answers change nothing.
+    // DO NOTHING applies to that conflict only; any other constraint still fails loudly.
     statement = try connection.prepare(
       """
       INSERT INTO events (at, utc_offset, kind_id, value, note, source)
-      SELECT ?1, ?2, ?3, ?4, ?5, ?6
-      WHERE NOT EXISTS (
-        SELECT 1 FROM events WHERE at = ?1 AND kind_id = ?3 AND value IS ?4 AND note IS ?5)
-      """)
-  }
-
-  func insert(
-    at timestamp: Timestamp, kindID: Int64, value: Double?, note: String?, source: EventSource
-  ) throws -> Bool {
-    statement.reset()
-    try statement.bind(timestamp.secondsSince1970, at: 1)
-    try statement.bind(Int64(timestamp.utcOffsetSeconds), at: 2)
-    try statement.bind(kindID, at: 3)
-    try statement.bind(value, at: 4)
-    try statement.bind(note, at: 5)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+      ON CONFLICT DO NOTHING
+      """, persistent: true)
     try statement.bind(source.rawValue, at: 6)
-    try statement.step()
-    return connection.changes > 0
   }
 
-  func insert(
-    at timestamp: Timestamp, kindID: Int64, value: Double?, noteBytes: UnsafeRawBufferPointer,
-    source: EventSource
-  ) throws -> Bool {
-    statement.reset()
-    try statement.bind(timestamp.secondsSince1970, at: 1)
-    try statement.bind(Int64(timestamp.utcOffsetSeconds), at: 2)
-    try statement.bind(kindID, at: 3)
-    try statement.bind(value, at: 4)
-    if noteBytes.isEmpty {
-      try statement.bind(String?.none, at: 5)
-    } else {
-      try statement.bindText(noteBytes, at: 5)
+  /// Inserts an event unless it is already stored; returns whether it was added.
+  func insert(at timestamp: Timestamp, kindID: Int64, value: Double?, note: String?) throws -> Bool
+  {
+    guard var note else {
+      return try insert(at: timestamp, kindID: kindID, value: value, noteBytes: nil)
     }
-    try statement.bind(source.rawValue, at: 6)
+    return try note.withUTF8 { bytes in
+      try insert(
+        at: timestamp, kindID: kindID, value: value, noteBytes: UnsafeRawBufferPointer(bytes))
+    }
+  }
+
+  /// Inserts an event whose note is given as UTF-8 bytes (`nil` or empty for none), valid for the
+  /// duration of the call.
+  func insert(
+    at timestamp: Timestamp, kindID: Int64, value: Double?, noteBytes: UnsafeRawBufferPointer?
+  ) throws -> Bool {
+    statement.reset()
+    try statement.bind(timestamp.secondsSince1970, at: 1)
+    try statement.bind(Int64(timestamp.utcOffsetSeconds), at: 2)
+    try statement.bind(kindID, at: 3)
+    try statement.bind(value, at: 4)
+    if let noteBytes, !noteBytes.isEmpty {
+      // Borrowed: the bytes outlive the step below, which copies them into the row.
+      try statement.bindBorrowedText(noteBytes, at: 5)
+    } else {
+      try statement.bind(String?.none, at: 5)
+    }
     try statement.step()
     return connection.changes > 0
   }
@@ -285,7 +295,6 @@ struct EventInserter {
 /// Feeds a file's records into the store.
 private struct ImportSink: RecordSink {
   let inserter: EventInserter
-  let source: EventSource
   let kindID: (EventKind) throws -> Int64
   let kinds = ByteKeyTable<Int64>()
   var summary = EventStore.ImportSummary()
@@ -300,7 +309,7 @@ private struct ImportSink: RecordSink {
     }
     summary.read += 1
     if try inserter.insert(
-      at: record.timestamp, kindID: id, value: record.value, noteBytes: record.note, source: source)
+      at: record.timestamp, kindID: id, value: record.value, noteBytes: record.note)
     {
       summary.added += 1
     } else {

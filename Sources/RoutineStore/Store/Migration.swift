@@ -20,9 +20,13 @@ struct Migration {
           kind_id INTEGER NOT NULL REFERENCES kinds(id),
           value REAL,
           note TEXT,
-          source TEXT NOT NULL CHECK (source IN ('cli', 'import', 'notification'))
+          -- Written with OR: an IN list makes SQLite build a temporary index on every insert.
+          source TEXT NOT NULL CHECK (source = 'cli' OR source = 'import' OR source = 'notification')
         );
-        CREATE INDEX events_at_kind ON events(at, kind_id);
+        -- An event's identity: the same instant, kind, value and note is the same event, so
+        -- re-imports and repeated answers add nothing. It also serves queries by time.
+        CREATE UNIQUE INDEX events_identity
+          ON events(at, kind_id, ifnull(value, ''), ifnull(note, ''));
         """)
   ]
 }

@@ -11,6 +11,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// No store location: no `--store`, `ROUTINE_STORE`, `XDG_DATA_HOME` or `HOME`.
   case noLocation
 
+  /// A textual representation.
   public var description: String {
     switch self {
     case .database(let error, let path):

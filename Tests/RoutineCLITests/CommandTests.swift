@@ -1,0 +1,296 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+import Testing
+
+@testable import RoutineCLI
+
+struct LogCommandTests {
+  @Test func logsNowWithTheZonesOffsetAndOnlyOnce() {
+    let sandbox = Sandbox()
+    let first = sandbox.run("log", "Wake", "Up")
+    #expect(first.status == 0)
+    #expect(first.stdout == "Logged Wake Up at Mon 2026-04-27 08:00 (+02:00).\n")
+    let second = sandbox.run("log", "wake up")
+    #expect(
+      second.stdout == "wake up at Mon 2026-04-27 08:00 was already logged; nothing changed.\n")
+    let events = sandbox.run("events", "--json").json["events"] as? [[String: Any]]
+    #expect(events?.count == 1)
+    #expect(events?.first?["timestamp"] as? String == "2026-04-27T08:00:00+02:00")
+    #expect(events?.first?["source"] as? String == "cli")
+  }
+
+  @Test(arguments: [
+    ("07:05", "2026-04-27T07:05:00+02:00"),
+    ("09:00", "2026-04-26T09:00:00+02:00"),
+    ("2026-03-29 02:30", "2026-03-29T03:00:00+02:00"),
+    ("2026-10-25T02:30", "2026-10-25T02:30:00+02:00"),
+    ("2026-04-20T07:05-04:00", "2026-04-20T07:05:00-04:00"),
+  ])
+  func atResolvesTimesThroughTheTimeRules(at: String, expected: String) {
+    let sandbox = Sandbox()
+    let result = sandbox.run("log", "Wake Up", "--at", at, "--json")
+    #expect(result.status == 0, "\(result.stderr)")
+    let event = result.json["event"] as? [String: Any]
+    #expect(event?["timestamp"] as? String == expected)
+    #expect(result.json["added"] as? Bool == true)
+  }
+
+  @Test func valuesAndNotesAreStored() {
+    let sandbox = Sandbox()
+    #expect(
+      sandbox.run("log", "Coffee", "--value", "2", "--note", "oat, \"flat\" white").status == 0)
+    let event = (sandbox.run("events", "--json").json["events"] as? [[String: Any]])?.first
+    #expect(event?["value"] as? Double == 2)
+    #expect(event?["note"] as? String == "oat, \"flat\" white")
+    #expect(
+      sandbox.run("events").stdout
+        == "2026-04-27T08:00:00+02:00  Coffee  value=2  note=\"oat, \\\"flat\\\" white\"  (cli)\n")
+  }
+
+  @Test(arguments: [
+    (["log", "Coffee", "--value", "two"], "error: --value: expected a number, found 'two'"),
+    (
+      ["log", "Coffee", "--at", "7am"],
+      "error: --at: expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time (2026-04-20 07:05) or HH:MM, found '7am'"
+    ),
+    (
+      ["log", "Coffee", "--tz", "Mars/Olympus"],
+      "error: --tz: unknown time zone 'Mars/Olympus'; expected an IANA name like Europe/Berlin"
+    ),
+    (
+      ["log", "Coffee", "--now", "yesterday"],
+      "error: --now: expected \(Timestamp.expectedFormat), found 'yesterday'"
+    ),
+    (["log", " "], "error: EVENT is empty"),
+  ])
+  func badValuesAreUsageErrors(arguments: [String], message: String) {
+    let result = Sandbox().run(arguments)
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix(message + "\nusage: routine log EVENT..."), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+}
+
+struct ImportCommandTests {
+  @Test func importingTwiceAddsNothingTheSecondTime() {
+    let sandbox = Sandbox()
+    let path = sandbox.file(
+      "log.csv", "timestamp,event\n2026-04-20T07:05Z,Wake Up\n2026-04-21T07:05Z,Wake Up\n")
+    #expect(
+      sandbox.run("import", path).stdout
+        == "'\(path)': 2 events read, 2 added, 0 already present.\n")
+    #expect(
+      sandbox.run("import", path).stdout
+        == "'\(path)': 2 events read, 0 added, 2 already present.\n")
+  }
+
+  @Test func aMalformedFileIsRejectedWholeWithExit65AndOthersStillImport() throws {
+    let sandbox = Sandbox()
+    let bad = sandbox.file(
+      "bad.csv", "timestamp,event\n2026-04-20T07:05Z,Wake Up\n2026-04-21,Wake Up\n")
+    let good = sandbox.file(
+      "good.jsonl", "{\"timestamp\": \"2026-04-22T07:05Z\", \"event\": \"Wake Up\"}\n")
+    let result = sandbox.run("import", bad, good)
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "error: '\(bad)' line 3: expected \(Timestamp.expectedFormat), found '2026-04-21'\n")
+    #expect(result.stdout == "'\(good)': 1 events read, 1 added, 0 already present.\n")
+    #expect(try EventStore(path: sandbox.storePath).count() == 1)
+  }
+
+  @Test func skippingInvalidLinesReportsEachOne() {
+    let sandbox = Sandbox()
+    let path = sandbox.file(
+      "mixed.csv", "timestamp,event\n2026-04-20T07:05Z,Wake Up\nsoon,Wake Up\n,Wake Up\n")
+    let result = sandbox.run("import", path, "--skip-invalid")
+    #expect(result.status == 0)
+    #expect(
+      result.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("warning: '\(path)' line") }
+        .count == 2)
+    #expect(result.stdout.contains("1 added, 0 already present, 2 invalid lines skipped"))
+  }
+
+  @Test func aMissingFileIsExit66() {
+    let sandbox = Sandbox()
+    let result = sandbox.run("import", sandbox.directory.appendingPathComponent("nope.csv").path)
+    #expect(result.status == 66)
+    #expect(result.stderr.contains("cannot open"))
+  }
+
+  @Test func theJSONReportHasOneEntryPerFile() {
+    let sandbox = Sandbox()
+    let path = sandbox.file("log.csv", "timestamp,event\n2026-04-20T07:05Z,Wake Up\n")
+    let files = sandbox.run("import", path, "--json").json["files"] as? [[String: Any]]
+    #expect(files?.count == 1)
+    #expect(files?.first?["added"] as? Int == 1)
+    #expect(files?.first?["alreadyPresent"] as? Int == 0)
+    #expect(files?.first?["error"] is NSNull)
+  }
+}
+
+struct EventsCommandTests {
+  @Test func filtersByTimeAndKind() {
+    let sandbox = Sandbox()
+    for (kind, time) in [
+      ("Wake Up", "2026-04-20 07:00"), ("Coffee", "2026-04-20 07:30"),
+      ("Wake Up", "2026-04-21 07:00"),
+    ] {
+      #expect(sandbox.run("log", kind, "--at", time).status == 0)
+    }
+    let all = sandbox.run("events", "--json").json["events"] as? [[String: Any]]
+    #expect(all?.count == 3)
+    let filtered = sandbox.run(
+      "events", "--from", "2026-04-20", "--to", "2026-04-21", "--event", "WAKE UP", "--json")
+    let events = filtered.json["events"] as? [[String: Any]]
+    #expect(events?.map { $0["timestamp"] as? String } == ["2026-04-20T07:00:00+02:00"])
+    #expect(sandbox.run("events", "--from", "2026-05-01").stderr == "No events.\n")
+    #expect(sandbox.run("events", "--from", "soon").status == 64)
+  }
+}
+
+struct AnalyzeCommandTests {
+  /// Two weeks of a tight weekday wake-up and a daily meditation.
+  func log(in sandbox: Sandbox) -> String {
+    var text = "timestamp,event\n"
+    for day in 13...26 {
+      let date = LocalDate(year: 2026, month: 4, day: day)!
+      if !date.isWeekend { text += "2026-04-\(day)T07:0\(day % 5):00+02:00,Wake Up\n" }
+      text += "2026-04-\(day)T21:3\(day % 4):00+02:00,Meditation\n"
+    }
+    text += "2026-04-27T05:15:00+02:00,Wake Up\n"
+    return sandbox.file("two-weeks.csv", text)
+  }
+
+  @Test func theJSONHasTheDocumentedShape() throws {
+    let sandbox = Sandbox()
+    let result = sandbox.run("analyze", "--log", log(in: sandbox), "--days", "14", "--json")
+    #expect(result.status == 0)
+    let json = result.json
+    let window = try #require(json["window"] as? [String: Any])
+    #expect(window["from"] as? String == "2026-04-13T00:00:00+02:00")
+    #expect(window["to"] as? String == "2026-04-27T08:00:00+02:00")
+    #expect(window["days"] as? Int == 14)
+    let routines = try #require(json["routines"] as? [[String: Any]])
+    #expect(routines.count == 2)
+    let wake = try #require(routines.first { $0["event"] as? String == "Wake Up" })
+    #expect(wake["time"] as? String == "07:02")
+    #expect(wake["dayKind"] as? String == "weekdays")
+    #expect((wake["confidence"] as? Double ?? 0) > 0.6)
+    #expect(wake["occurrences"] as? Int == 10)
+    #expect(
+      (wake["reasoning"] as? String)?.hasPrefix(
+        "You woke up between 07:00 and 07:04 on 10 of the last 10 weekdays") == true)
+    let outliers = try #require(json["outliers"] as? [[String: Any]])
+    #expect(outliers.count == 1)
+    #expect(outliers.first?["timestamp"] as? String == "2026-04-27T05:15:00+02:00")
+    #expect(outliers.first?["expected"] as? String == "07:02")
+    #expect(outliers.first?["deviationMinutes"] as? Int == -107)
+    #expect(json["durations"] is [Any])
+  }
+
+  @Test func theStoreAndTheBatchModeAgree() {
+    let sandbox = Sandbox()
+    let path = log(in: sandbox)
+    let batch = sandbox.run("analyze", "--log", path, "--days", "14", "--json")
+    #expect(sandbox.run("import", path).status == 0)
+    let stored = sandbox.run("analyze", "--days", "14", "--json")
+    #expect(stored.status == 0)
+    #expect(stored.stdout == batch.stdout)
+  }
+
+  @Test func aLogOutsideTheWindowGetsAHint() {
+    let sandbox = Sandbox(now: "2026-11-21T10:00:00+01:00")
+    let result = sandbox.run("analyze", "--log", log(in: sandbox))
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("none yet"))
+    #expect(
+      result.stderr.contains(
+        "the log runs from 2026-04-13 to 2026-04-27, outside the window; try --now 2026-04-28T00:00:00Z"
+      ))
+  }
+
+  @Test func theTextListsRoutinesOutliersAndDurations() {
+    let sandbox = Sandbox()
+    let result = sandbox.run("analyze", "--log", log(in: sandbox), "--days", "14")
+    #expect(
+      result.stdout.hasPrefix(
+        "Routines learned from Mon 2026-04-13 to Sun 2026-04-26 (14 days, Europe/Berlin):\n"))
+    #expect(result.stdout.contains("  07:02  Wake Up     weekdays"))
+    #expect(
+      result.stdout.contains(
+        "Outliers:\n  Mon 2026-04-27  Wake Up: You woke up at 05:15, 107 minutes earlier than your usual 07:02."
+      ))
+  }
+}
+
+struct BacktestAndSampleCommandTests {
+  @Test func theSampleIsDeterministicAndItsBacktestHasTheDocumentedKeys() throws {
+    let sandbox = Sandbox()
+    let sample = sandbox.run("sample", "--days", "42", "--seed", "5")
+    #expect(sample.status == 0)
+    #expect(sample.stdout == sandbox.run("sample", "--days", "42", "--seed", "5").stdout)
+    #expect(sample.stdout != sandbox.run("sample", "--days", "42", "--seed", "6").stdout)
+    #expect(sample.stdout.hasPrefix("timestamp,event,value,note\n"))
+    let path = sandbox.file("sample.csv", sample.stdout)
+    let result = sandbox.run("backtest", "--log", path, "--json")
+    #expect(result.status == 0)
+    let json = result.json
+    for key in ["precision", "recall", "brier", "reminders", "days"] {
+      #expect(json[key] != nil, "\(key)")
+    }
+    #expect((json["days"] as? Int ?? 0) > 20)
+    #expect((json["precision"] as? Double ?? 0) > 0.5)
+  }
+
+  @Test func theJSONLinesSampleImportsToTheSameEvents() throws {
+    let sandbox = Sandbox()
+    let csv = sandbox.file("s.csv", sandbox.run("sample", "--days", "14").stdout)
+    let jsonl = sandbox.file(
+      "s.jsonl", sandbox.run("sample", "--days", "14", "--format", "jsonl").stdout)
+    #expect(sandbox.run("import", csv).status == 0)
+    let again = sandbox.run("import", jsonl, "--json").json["files"] as? [[String: Any]]
+    #expect(again?.first?["added"] as? Int == 0)
+    #expect((again?.first?["alreadyPresent"] as? Int ?? 0) > 100)
+  }
+
+  @Test func writingToAFileReplacesItWhole() throws {
+    let sandbox = Sandbox()
+    let path = sandbox.directory.appendingPathComponent("out.csv").path
+    let result = sandbox.run("sample", "--days", "7", "--output", path)
+    #expect(result.status == 0)
+    #expect(result.stderr.hasPrefix("Wrote "))
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text == sandbox.run("sample", "--days", "7").stdout)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)
+      .filter { $0.contains(".tmp-") }
+    #expect(leftovers.isEmpty)
+  }
+}
+
+struct ErrorReportTests {
+  @Test func errorsMapToTheDocumentedExitCodes() {
+    let busy = StoreError.database(
+      SQLiteError(code: 5, message: "database is locked", sql: "BEGIN IMMEDIATE"), path: "/s.db")
+    #expect(ErrorReport.describe(busy).0 == .temporaryFailure)
+    #expect(ErrorReport.describe(busy).1.contains("busy"))
+    let readOnly = StoreError.database(
+      SQLiteError(code: 8, message: "readonly", sql: nil), path: "/s.db")
+    #expect(ErrorReport.describe(readOnly).0 == .ioError)
+    #expect(ErrorReport.describe(StoreError.noLocation).0 == .usage)
+    #expect(ErrorReport.describe(FormatError(file: "f", line: 1, message: "m")).0 == .dataError)
+    #expect(ErrorReport.describe(FileError.cannotOpen(path: "f", reason: "r")).0 == .noInput)
+    #expect(ErrorReport.describe(FileError.readFailed(path: "f", reason: "r")).0 == .ioError)
+  }
+
+  @Test func theStoreFollowsXDGWhenNothingElseIsSet() {
+    let sandbox = Sandbox()
+    sandbox.variables["ROUTINE_STORE"] = nil
+    sandbox.variables["XDG_DATA_HOME"] = sandbox.directory.appendingPathComponent("xdg").path
+    #expect(sandbox.run("log", "Wake Up").status == 0)
+    #expect(
+      FileManager.default.fileExists(
+        atPath: sandbox.directory.appendingPathComponent("xdg/routine/routine.db").path))
+  }
+}

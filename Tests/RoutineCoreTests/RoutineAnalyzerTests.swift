@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+@testable import RoutineCore
+
+struct RoutineAnalyzerTests {
+  let analyzer = RoutineAnalyzer()
+  /// Monday 2026-04-20; "now" is the next Monday morning, so the 7-day window is that week.
+  let monday = date(2026, 4, 20)
+  let nextMonday = "2026-04-27T05:00:00+02:00"
+
+  @Test func aTightWeekdayPatternBecomesAConfidentWeekdayRoutine() throws {
+    var builder = LogBuilder()
+    for (offset, time) in ["06:58", "07:02", "07:00", "07:05", "06:55"].enumerated() {
+      builder.add("Wake Up", monday.adding(days: offset), time)
+    }
+    builder.add("Wake Up", monday.adding(days: 5), "09:10")
+    builder.add("Wake Up", monday.adding(days: 6), "09:20")
+    let analysis = analyzer.analyze(builder.log, window: window(now: nextMonday, days: 7))
+    let weekdays = try #require(analysis.routines.first { $0.dayKind == .weekdays })
+    #expect(weekdays.kind.name == "Wake Up")
+    #expect(weekdays.time.description == "07:00")
+    #expect(weekdays.daysMatched == 5 && weekdays.daysObserved == 5)
+    #expect(weekdays.confidence > 0.6)
+    #expect(
+      weekdays.reasoning == "You woke up between 06:55 and 07:05 on 5 of the last 5 weekdays.")
+    // Two weekend days are too little evidence for a weekend routine of their own.
+    #expect(!analysis.routines.contains { $0.dayKind == .weekends })
+    #expect(!analysis.routines.contains { $0.dayKind == .all })
+  }
+
+  @Test func weekdaysAndWeekendsSplitWhenTheyDifferAndHaveEvidence() {
+    var builder = LogBuilder()
+    for day in 0..<28 {
+      let date = monday.adding(days: day)
+      builder.add(
+        "Wake Up", date, minutes: date.isWeekend ? 540 + (day % 3) * 5 : 420 + (day % 4) * 3)
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-18T05:00:00+02:00", days: 28))
+    let byKind = Dictionary(uniqueKeysWithValues: analysis.routines.map { ($0.dayKind, $0) })
+    #expect(Set(byKind.keys) == [.weekdays, .weekends])
+    #expect(byKind[.weekdays]!.time.hour == 7)
+    #expect(byKind[.weekends]!.time.hour == 9)
+    #expect(byKind[.weekends]!.daysObserved == 8)
+  }
+
+  @Test func aDailyPatternStaysOneRoutineForAllDays() throws {
+    var builder = LogBuilder()
+    for day in 0..<14 {
+      builder.add("Meditation", monday.adding(days: day), minutes: 1290 + (day % 3) * 4)
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 14))
+    let routine = try #require(analysis.routines.first)
+    #expect(analysis.routines.count == 1)
+    #expect(routine.dayKind == .all)
+    #expect(routine.time.description == "21:34")
+    #expect(
+      routine.reasoning.hasPrefix("You meditated between 21:30 and 21:38 on 14 of the last 14 days")
+    )
+  }
+
+  @Test func bedtimesAroundMidnightAverageToMidnight() throws {
+    var builder = LogBuilder()
+    for day in 0..<7 {
+      // 23:50 and 00:10 alternate: the bed time of day N is logged on day N or just after it.
+      builder.add(
+        "Bed Time", monday.adding(days: day), minutes: day % 2 == 0 ? 23 * 60 + 50 : 24 * 60 + 10)
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-04-27T18:00:00+02:00", days: 8))
+    let routine = try #require(analysis.routines.first)
+    #expect(routine.time.description == "00:00")
+    #expect(routine.dayKind == .all)
+    #expect(routine.reasoning.contains("between 23:50 and 00:10"))
+  }
+
+  @Test func aKindLoggedSeveralTimesADayHasSeveralRoutines() {
+    var builder = LogBuilder()
+    for day in 0..<14 {
+      let date = monday.adding(days: day)
+      builder.add("Meal", date, minutes: 7 * 60 + 30 + day % 5)
+      builder.add("Meal", date, minutes: 12 * 60 + 30 - day % 4)
+      builder.add("Meal", date, minutes: 19 * 60 + day % 6)
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 14))
+    #expect(analysis.routines.map(\.time.hour) == [7, 12, 19])
+    #expect(
+      analysis.routines.allSatisfy {
+        $0.kind.name == "Meal" && $0.dayKind == .all && $0.daysMatched == 14
+      })
+    #expect(analysis.outliers.isEmpty)
+  }
+
+  @Test func twoDaysAreNotEnoughToClaimARoutine() {
+    var builder = LogBuilder()
+    builder.add("Workout", monday, "18:00")
+    builder.add("Workout", monday.adding(days: 2), "18:05")
+    let analysis = analyzer.analyze(builder.log, window: window(now: nextMonday, days: 7))
+    #expect(analysis.routines.isEmpty)
+  }
+
+  @Test func eventsAtRandomTimesAreNotARoutine() {
+    var builder = LogBuilder()
+    var random = SplitMix64(seed: 7)
+    for day in 0..<28 {
+      for _ in 0..<5 {
+        builder.add("Water", monday.adding(days: day), minutes: random.integer(in: 480...1260))
+      }
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-18T05:00:00+02:00", days: 28))
+    #expect(analysis.routines.isEmpty)
+  }
+
+  @Test func twoHoursOffATightSevenDayPatternIsAnOutlierButFiveMinutesIsNot() throws {
+    var builder = LogBuilder()
+    for day in 0..<7 {
+      builder.add("Wake Up", monday.adding(days: day), minutes: 7 * 60 + 15 + (day % 3) - 1)
+    }
+    // Today: 2 hours early, and a second kind only 5 minutes off.
+    builder.add("Wake Up", monday.adding(days: 7), "05:15")
+    for day in 0..<7 { builder.add("Leaving Home", monday.adding(days: day), "08:00") }
+    builder.add("Leaving Home", monday.adding(days: 7), "08:05")
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-04-27T08:30:00+02:00", days: 7))
+    let outlier = try #require(analysis.outliers.first)
+    #expect(analysis.outliers.count == 1)
+    #expect(outlier.kind.name == "Wake Up")
+    #expect(outlier.expected.description == "07:15")
+    #expect(outlier.deviationMinutes == -120)
+    #expect(outlier.timestamp == stamp("2026-04-27T05:15:00+02:00"))
+    #expect(outlier.message == "You woke up at 05:15, 120 minutes earlier than your usual 07:15.")
+  }
+
+  @Test func aSecondEventOnADayThatKeptItsRoutineIsNotAnOutlier() {
+    var builder = LogBuilder()
+    for day in 0..<7 {
+      builder.add("Coffee", monday.adding(days: day), "07:30")
+    }
+    builder.add("Coffee", monday.adding(days: 3), "15:00")
+    let analysis = analyzer.analyze(builder.log, window: window(now: nextMonday, days: 7))
+    #expect(analysis.routines.count == 1)
+    #expect(analysis.outliers.isEmpty)
+  }
+
+  @Test func theCommuteIsTheUsualTimeFromLeavingHomeToArrivingAtWork() throws {
+    var builder = LogBuilder()
+    for (day, minutes) in [33, 35, 36, 35, 40].enumerated() {
+      builder.add("Leaving Home", monday.adding(days: day), "07:50")
+      builder.add("Arriving at Work", monday.adding(days: day), minutes: 470 + minutes)
+    }
+    let analysis = analyzer.analyze(builder.log, window: window(now: nextMonday, days: 7))
+    let commute = try #require(analysis.durations.first)
+    #expect(commute.from.name == "Leaving Home" && commute.to.name == "Arriving at Work")
+    #expect(commute.minutes == 35)
+    #expect(commute.pairs == 5)
+  }
+
+  @Test func daysInALoggingGapDoNotCountAgainstARoutine() throws {
+    var builder = LogBuilder()
+    // Logged the first four days, then nothing at all for three days (a trip).
+    for day in 0..<4 { builder.add("Wake Up", monday.adding(days: day), "07:00") }
+    let analysis = analyzer.analyze(builder.log, window: window(now: nextMonday, days: 7))
+    let routine = try #require(analysis.routines.first)
+    #expect(routine.daysObserved == 4)
+    #expect(routine.daysMatched == 4)
+  }
+
+  @Test func theConfidenceIsTheRecencyWeightedHeldOutHitRateWithLaplacesPrior() throws {
+    var builder = LogBuilder()
+    // Five weekdays; Wednesday is an hour late. Held out, each other day is hit; Wednesday is not.
+    for (day, time) in ["07:00", "07:02", "08:05", "07:01", "06:59"].enumerated() {
+      builder.add("Wake Up", monday.adding(days: day), time)
+    }
+    for day in 5..<7 { builder.add("Coffee", monday.adding(days: day), "10:00") }
+    let analysis = analyzer.analyze(builder.log, window: window(now: nextMonday, days: 7))
+    let routine = try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
+    // Weights 2^(-age/7) counted from Sunday, the newest observed day.
+    let weight = { (age: Int) in pow(2, -Double(age) / 7) }
+    let hits = [6, 5, 3, 2].map(weight).reduce(0, +)
+    let days = [6, 5, 4, 3, 2].map(weight).reduce(0, +)
+    #expect(abs(routine.confidence - (hits + 1) / (days + 2)) < 1e-9)
+    #expect(routine.daysMatched == 4)
+  }
+
+  @Test func todayIsTheUsersLocalDateAndIsNotLearnedFrom() {
+    var builder = LogBuilder("America/New_York")
+    for day in 0..<7 { builder.add("Wake Up", monday.adding(days: day), "06:30") }
+    // 23:30 UTC on Sunday is still Sunday in New York: Sunday is today, not learned from.
+    let now = "2026-04-26T23:30:00Z"
+    let inNewYork = analyzer.analyze(
+      builder.log, window: window(now: now, days: 6, zone: "America/New_York"))
+    #expect(inNewYork.window.today == date(2026, 4, 26))
+    #expect(inNewYork.routines.first?.daysObserved == 6)
+    let inBerlin = analyzer.analyze(
+      builder.log, window: window(now: now, days: 6, zone: "Europe/Berlin"))
+    #expect(inBerlin.window.today == date(2026, 4, 27))
+  }
+
+  @Test func theSameWallClockTimeAcrossADaylightSavingChangeIsOneRoutine() throws {
+    var builder = LogBuilder()
+    // Berlin springs forward on Sunday 2026-03-29; the wake-ups keep their wall-clock time.
+    for day in 0..<14 { builder.add("Wake Up", date(2026, 3, 23).adding(days: day), "07:00") }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-04-06T05:00:00+02:00", days: 14))
+    let routine = try #require(analysis.routines.first)
+    #expect(routine.time.description == "07:00")
+    #expect(routine.daysMatched == 14)
+  }
+}
