@@ -46,6 +46,8 @@ struct CollectingSink: RecordSink {
   var skipped: [FormatError] = []
 
   mutating func consume(_ record: RawRecord) throws {
+    // Like the store's and the loader's sinks: names become kinds through eventKind(_:).
+    _ = try eventKind(record.kind)
     records.append(
       Record(
         line: record.line, timestamp: record.timestamp.iso8601,

@@ -64,8 +64,13 @@ public struct RoutineAnalyzer: Sendable {
     // Per routine, the routine days kept by an event within the tolerance.
     let firstDay = Int32(days.lowerBound.daysSince1970)
     let dayCount = days.upperBound.daysSince1970 - Int(firstDay) + 1
-    var kept = [[Bool]](repeating: [Bool](repeating: false, count: dayCount), count: routines.count)
-    let isWeekend = (0..<dayCount).map { LocalDate(daysSince1970: Int(firstDay) + $0).isWeekend }
+    // kept[routine * dayCount + day]
+    var kept = [Bool](repeating: false, count: dayCount * routines.count)
+    let firstWeekday = LocalDate(daysSince1970: Int(firstDay)).weekday
+    let isWeekend = (0..<dayCount).map { day in
+      let weekday = (firstWeekday - 1 + day) % 7 + 1
+      return weekday == 1 || weekday == 7
+    }
     let shifts = routines.map { Int32(43_200 - $0.time.secondsSinceMidnight) }
     /// The routine day (as an index) and the signed offset from the routine's time.
     func deviation(_ index: Int, from routine: Int) -> (Int, Int)? {
@@ -87,7 +92,7 @@ public struct RoutineAnalyzer: Sendable {
       for index in routines.indices {
         guard let (day, offset) = deviation(event, from: index) else { continue }
         if abs(offset) <= tolerance {
-          kept[index][day] = true
+          kept[index * dayCount + day] = true
           isHit = true
         }
         if nearest == nil || abs(offset) < abs(nearest!.offset) { nearest = (index, day, offset) }
@@ -98,7 +103,7 @@ public struct RoutineAnalyzer: Sendable {
     }
 
     var result: [Outlier] = []
-    for candidate in candidates where !kept[candidate.routine][candidate.day] {
+    for candidate in candidates where !kept[candidate.routine * dayCount + candidate.day] {
       let routine = routines[candidate.routine]
       guard abs(candidate.offset) >= routine.outlierThresholdSeconds else { continue }
       let minutes = Int((Double(candidate.offset) / 60).rounded())

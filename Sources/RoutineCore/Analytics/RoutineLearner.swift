@@ -33,23 +33,18 @@ struct RoutineLearner: Sendable {
 
   /// The kind's events placed on routine days around a grouping centre: day indexes (from the
   /// first learning day), positions in seconds on the day (the centre sits at 43200, noon), and
-  /// whether each lies on the cluster's arc. Ordered by day, then position.
+  /// whether each lies on the cluster's arc. Ordered by day, then position; each day's events
+  /// are one run, `runs[i]..<runs[i + 1]`.
   private struct Members {
     var days: [Int32] = []
     var positions: [Int32] = []
     var inCluster: [Bool] = []
+    var runs: [Int] = [0]
 
-    /// The members on days of `dayKind`.
-    func only(_ dayKind: DayKind, _ days: LearningDays) -> Members {
-      guard dayKind != .all else { return self }
-      var subset = Members()
-      for index in self.days.indices where days.isDay(Int(self.days[index]), of: dayKind) {
-        subset.days.append(self.days[index])
-        subset.positions.append(positions[index])
-        subset.inCluster.append(inCluster[index])
-      }
-      return subset
-    }
+    var runCount: Int { runs.count - 1 }
+
+    /// The learning day of run `run`.
+    func day(ofRun run: Int) -> Int { Int(days[runs[run]]) }
   }
 
   /// The routines of `kind` learned from `days`.
@@ -72,7 +67,7 @@ struct RoutineLearner: Sendable {
       // Place the events once; weekdays and weekends are subsets of all days.
       let everyDay = members(times, cluster, days, center: peak)
       let candidates = DayKind.allCases.map { dayKind in
-        learn(dayKind, everyDay.only(dayKind, days), times, cluster, days, center: peak)
+        learn(dayKind, everyDay, times, cluster, days, center: peak)
       }
       let (all, weekdays, weekends) = (candidates[0], candidates[1], candidates[2])
       func score(_ candidate: Candidate?, _ dayKind: DayKind) -> Double {
@@ -98,7 +93,7 @@ struct RoutineLearner: Sendable {
       return nil
     }
     guard crossesMidnight(from: center, to: first.time) else { return first }
-    let regrouped = self.members(times, cluster, days, center: first.time).only(dayKind, days)
+    let regrouped = self.members(times, cluster, days, center: first.time)
     guard let second = learn(dayKind, regrouped, cluster, days, groupedAround: first.time),
       !crossesMidnight(from: first.time, to: second.time)
     else { return first }
@@ -131,7 +126,12 @@ struct RoutineLearner: Sendable {
       var arcOffset = Int(times.seconds[index]) / 60 - cluster.start
       if arcOffset < 0 { arcOffset += 1440 }
       members.inCluster.append(arcOffset < cluster.length)
+      if members.days.count > 1, members.days[members.days.count - 2] != Int32(day) {
+        members.runs.append(members.days.count - 1)
+      }
     }
+    members.runs.append(members.days.count)
+    if members.days.isEmpty { members.runs = [0] }
     return members
   }
 
@@ -139,39 +139,58 @@ struct RoutineLearner: Sendable {
     _ dayKind: DayKind, _ members: Members, _ cluster: TimeOfDayClusters.Cluster,
     _ days: LearningDays, groupedAround center: TimeOfDay
   ) -> Candidate? {
-    let count = members.days.count
-    guard members.inCluster.contains(true) else { return nil }
-    let tolerance = configuration.toleranceSeconds
+    // The runs (days) of this kind of day.
+    let runs = (0..<members.runCount).filter { days.isDay(members.day(ofRun: $0), of: dayKind) }
+    guard !runs.isEmpty else { return nil }
 
-    // Members come ordered by day: each day's events are one run, `runs[i]..<runs[i + 1]`.
-    var runs: [Int] = [0]
-    for index in 1..<max(count, 1) where members.days[index] != members.days[index - 1] {
-      runs.append(index)
+    // The hot loops read the member arrays through buffer pointers: no bounds checks, no
+    // reference counting per access.
+    return members.positions.withUnsafeBufferPointer { positions in
+      members.inCluster.withUnsafeBufferPointer { inClusterFlags in
+        members.runs.withUnsafeBufferPointer { runStarts in
+          days.weights.withUnsafeBufferPointer { dayWeights in
+            learn(
+              dayKind, members, runs, positions: positions, inCluster: inClusterFlags,
+              runStarts: runStarts, dayWeights: dayWeights, cluster, days, center: center)
+          }
+        }
+      }
     }
-    runs.append(count)
-    let dayCount = runs.count - 1
+  }
 
+  private func learn(
+    _ dayKind: DayKind, _ members: Members, _ runs: [Int],
+    positions: UnsafeBufferPointer<Int32>, inCluster inClusterFlags: UnsafeBufferPointer<Bool>,
+    runStarts: UnsafeBufferPointer<Int>, dayWeights: UnsafeBufferPointer<Double>,
+    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay
+  ) -> Candidate? {
+    let tolerance = configuration.toleranceSeconds
+    let dayOfRun = { (run: Int) in members.day(ofRun: run) }
     // Each day weighs its recency weight, shared among its events.
-    let minutes = members.positions.map { Int($0) / 60 }
-    var weights = [Double](repeating: 0, count: count)
+    var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
     var clusterHistogram = [Int](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
     var clusterDays = 0
-    for run in 0..<dayCount {
-      let share = days.weights[Int(members.days[runs[run]])] / Double(runs[run + 1] - runs[run])
+    var count = 0
+    for run in runs {
+      let events = runStarts[run]..<runStarts[run + 1]
+      let share = dayWeights[dayOfRun(run)] / Double(events.count)
       var inCluster = false
-      for index in runs[run]..<runs[run + 1] {
-        weights[index] = share
-        if members.inCluster[index] {
-          clusterHistogram[minutes[index]] += 1
+      for index in events {
+        let minute = Int(positions[index]) / 60
+        histogram[minute] += share
+        if inClusterFlags[index] {
+          clusterHistogram[minute] += 1
           inCluster = true
         }
       }
+      count += events.count
       if inCluster { clusterDays += 1 }
     }
+    guard clusterDays > 0 else { return nil }
     // The arc, in minutes of the grouped day: the centre sits at minute 720, inside the arc.
     let arcStart = 720 - floorMod(center.secondsSinceMidnight / 60 - cluster.start, 1440)
     var curve = HitCurve(
-      minutes: minutes, weights: weights,
+      histogram: histogram,
       bandwidth: HitCurve.bandwidth(histogram: clusterHistogram, days: clusterDays),
       toleranceMinutes: tolerance / 60, searchRange: arcStart...(arcStart + cluster.length - 1))
     guard let peak = curve.best() else { return nil }
@@ -179,58 +198,59 @@ struct RoutineLearner: Sendable {
 
     // Each day's nearest event to the suggestion decides whether the day was a hit; held out,
     // would the other days have suggested a time that this day hit?
-    let leavesOneOut = dayCount <= configuration.leaveOneOutLimit
+    let leavesOneOut = runs.count <= configuration.leaveOneOutLimit
     var hitsInSample = 0
     var weightedHits = 0.0
     // Deviations per whole minute, for the median absolute deviation (the spread).
     var deviationMinutes = [Int](repeating: 0, count: 721)
-    for run in 0..<dayCount {
-      let events = runs[run]..<runs[run + 1]
+    var earliest = Int.max
+    var latest = Int.min
+    var occurrencesNear = 0
+    for run in runs {
+      let events = runStarts[run]..<runStarts[run + 1]
       var nearest = Int.max
-      for index in events { nearest = min(nearest, abs(Int(members.positions[index]) - position)) }
+      for index in events {
+        let offset = abs(Int(positions[index]) - position)
+        nearest = min(nearest, offset)
+        if offset <= tolerance {
+          occurrencesNear += 1
+          earliest = min(earliest, Int(positions[index]))
+          latest = max(latest, Int(positions[index]))
+        }
+      }
       deviationMinutes[min(nearest / 60, 720)] += 1
       var isHit = nearest <= tolerance
       if isHit { hitsInSample += 1 }
       if leavesOneOut {
-        for index in events { curve.add(minute: minutes[index], weight: -weights[index]) }
+        let share = dayWeights[dayOfRun(run)] / Double(events.count)
+        for index in events { curve.add(minute: Int(positions[index]) / 60, weight: -share) }
         let held = curve.best().map { $0 * 60 }
-        for index in events { curve.add(minute: minutes[index], weight: weights[index]) }
+        for index in events { curve.add(minute: Int(positions[index]) / 60, weight: share) }
         isHit = false
         if let held {
-          for index in events where abs(Int(members.positions[index]) - held) <= tolerance {
-            isHit = true
-          }
+          for index in events where abs(Int(positions[index]) - held) <= tolerance { isHit = true }
         }
       }
-      if isHit { weightedHits += days.weights[Int(members.days[events.lowerBound])] }
+      if isHit { weightedHits += dayWeights[dayOfRun(run)] }
     }
-    let weightedDays = days.totalWeight(of: dayKind)
-    let daysWithEvents = dayCount
 
-    var earliest = Int.max
-    var latest = Int.min
-    var occurrencesNear = 0
-    for index in 0..<count where abs(Int(members.positions[index]) - position) <= tolerance {
-      occurrencesNear += 1
-      earliest = min(earliest, Int(members.positions[index]))
-      latest = max(latest, Int(members.positions[index]))
-    }
     let base = center.secondsSinceMidnight - 43_200
+    let observed = days.observedCount(of: dayKind)
     return Candidate(
       time: TimeOfDay(secondsSinceMidnight: base + position),
       dayKind: dayKind,
-      daysObserved: days.observedCount(of: dayKind),
+      daysObserved: observed,
       hitsInSample: hitsInSample,
-      eventsPerDay: Double(count) / Double(max(days.observedCount(of: dayKind), 1)),
+      eventsPerDay: Double(count) / Double(max(observed, 1)),
       weightedHits: weightedHits,
-      weightedDays: weightedDays,
+      weightedDays: days.totalWeight(of: dayKind),
       logScore: leaveOneOutLogScore(
-        members, runs: runs, observedDays: days.observedCount(of: dayKind),
-        arcLength: cluster.length, centre: arcStart + cluster.length / 2),
+        members, runs: runs, observedDays: observed, arcLength: cluster.length,
+        centre: arcStart + cluster.length / 2),
       occurrences: occurrencesNear,
       earliest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : earliest)),
       latest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : latest)),
-      spreadSeconds: 1.4826 * 60 * medianMinute(deviationMinutes, count: daysWithEvents))
+      spreadSeconds: 1.4826 * 60 * medianMinute(deviationMinutes, count: runs.count))
   }
 
   /// Whether the evidence is enough to claim a routine: enough days, and more hits than events
@@ -254,15 +274,16 @@ struct RoutineLearner: Sendable {
   /// Gaussian kernel density of the other days' times (Silverman's bandwidth, at least 5
   /// minutes), mixed with 10% uniform over the arc so that one odd day cannot dominate. A proper
   /// score on an outcome both models share: which would have predicted the held-out days best.
+  /// `runs` are the runs (days) of `members` to score.
   private func leaveOneOutLogScore(
     _ members: Members, runs: [Int], observedDays: Int, arcLength: Int, centre: Int
   ) -> Double {
     guard observedDays > 0 else { return 0 }
     // One time per day: the event nearest the middle of the arc.
     var times: [Int] = []
-    for run in 0..<(runs.count - 1) {
+    for run in runs {
       var chosen: Int?
-      for index in runs[run]..<runs[run + 1] where members.inCluster[index] {
+      for index in members.runs[run]..<members.runs[run + 1] where members.inCluster[index] {
         let minute = Int(members.positions[index]) / 60
         if chosen == nil || abs(minute - centre) < abs(chosen! - centre) { chosen = minute }
       }

@@ -25,7 +25,8 @@ public struct RawRecord {
   public var line: Int
   /// When the event happened.
   public var timestamp: Timestamp
-  /// The event name, trimmed, as UTF-8 (not yet normalized).
+  /// The event name, trimmed, as bytes: not yet normalized, nor checked to be UTF-8 (sinks turn
+  /// new names into kinds with ``eventKind(_:)``, which checks).
   public var kind: UnsafeRawBufferPointer
   /// The optional number.
   public var value: Double?

@@ -461,9 +461,10 @@ public struct EventFileReader: Sendable {
 
   // MARK: Fields
 
+  /// The kind's encoding is checked by the sink when it meets a name for the first time
+  /// (``eventKind(_:)``): names repeat millions of times, validating each once is enough.
   private func checkText(kind: UnsafeRawBufferPointer, note: UnsafeRawBufferPointer) -> String? {
     if kind.isEmpty { return "expected an event name, found an empty field" }
-    if !isValidUTF8(kind) { return "expected UTF-8 text for the event name, found invalid bytes" }
     if !note.isEmpty, !isValidUTF8(note) {
       return "expected UTF-8 text for the note, found invalid bytes"
     }

@@ -1,7 +1,11 @@
 import RoutineCore
 
-/// The event kind named by raw record bytes, or a rejection when they name none (only white space).
-func eventKind(_ bytes: UnsafeRawBufferPointer) throws -> EventKind {
+/// The event kind named by raw record bytes, or a rejection when they are not UTF-8 or name
+/// none (only white space).
+public func eventKind(_ bytes: UnsafeRawBufferPointer) throws -> EventKind {
+  guard isValidUTF8(bytes) else {
+    throw RecordRejection("expected UTF-8 text for the event name, found invalid bytes")
+  }
   guard let kind = EventKind(String(decoding: bytes, as: UTF8.self)) else {
     throw RecordRejection("expected an event name, found only white space")
   }
