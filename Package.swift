@@ -24,7 +24,7 @@ let package = Package(
     .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore"]),
     .executableTarget(name: "routine", dependencies: ["RoutineCLI"]),
     // Reruns the performance targets of docs/performance.md.
-    .executableTarget(name: "routine-bench", dependencies: ["RoutineCore"]),
+    .executableTarget(name: "routine-bench"),
     .testTarget(name: "RoutineCoreTests", dependencies: ["RoutineCore"]),
     .testTarget(name: "RoutineStoreTests", dependencies: ["RoutineStore"]),
     .testTarget(name: "RoutineCLITests", dependencies: ["RoutineCLI", "routine"]),

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RoutineCLI
@@ -83,5 +84,19 @@ struct HelpTests {
         == "routine log EVENT... [--at TIME|HH:MM] [--value N] [--note TEXT]")
     #expect(
       ImportCommand.spec.usage == "routine import FILE... [--format csv|jsonl] [--skip-invalid]")
+  }
+}
+
+struct DocumentationTests {
+  @Test func theCLIReferenceShowsEachCommandsCurrentHelp() throws {
+    let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("docs/cli.md")
+    let text = try String(contentsOf: docs, encoding: .utf8)
+    let sandbox = Sandbox()
+    for spec in RoutineCLI.parser.commands {
+      let help = sandbox.run("help", spec.name).stdout
+      #expect(text.contains("```\n" + help + "```"), "docs/cli.md is out of date for \(spec.name)")
+    }
   }
 }

@@ -210,4 +210,22 @@ struct RoutineAnalyzerTests {
     #expect(routine.time.description == "07:00")
     #expect(routine.daysMatched == 14)
   }
+
+  @Test func aTimeOfDayThatRecursIsNotAnOutlierButAOneOffIs() throws {
+    var builder = LogBuilder()
+    // Lunch on twelve of fourteen days; breakfast on two days only (too few to claim), one of
+    // them a day without lunch; and, on the other day without lunch, a meal at 04:00, once.
+    for day in 0..<14 where day != 8 && day != 11 {
+      builder.add("Meal", monday.adding(days: day), "12:30")
+    }
+    builder.add("Meal", monday.adding(days: 8), "07:05")
+    builder.add("Meal", monday.adding(days: 10), "07:15")
+    builder.add("Meal", monday.adding(days: 11), "04:00")
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 14))
+    #expect(analysis.routines.map(\.time.description) == ["12:30"])
+    let outlier = try #require(analysis.outliers.first)
+    #expect(analysis.outliers.count == 1)
+    #expect(outlier.timestamp.timeOfDay.description == "04:00")
+  }
 }

@@ -50,4 +50,19 @@ struct KindTimes: Sendable {
     }
     return (day, position)
   }
+
+  /// The indexes of the events on local date `date` (days since 1970): a contiguous range, as
+  /// events are in local time order.
+  func indices(onDate date: Int) -> Range<Int> {
+    func first(atLeast day: Int) -> Int {
+      var low = 0
+      var high = count
+      while low < high {
+        let middle = (low + high) / 2
+        if Int(days[middle]) < day { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    return first(atLeast: date)..<first(atLeast: date + 1)
+  }
 }

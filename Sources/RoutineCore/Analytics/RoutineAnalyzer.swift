@@ -52,9 +52,11 @@ public struct RoutineAnalyzer: Sendable {
   ///
   /// An event is an outlier when (1) it is not within the tolerance of any routine of its kind,
   /// (2) the routine nearest to it that applies to its day was *not* kept that day by another
-  /// event (a second coffee is not an outlier of the first), and (3) it is further from that
+  /// event (a second coffee is not an outlier of the first), (3) it is further from that
   /// routine's time than the routine's outlier threshold: 3.5 robust standard deviations, and
-  /// never less than an hour.
+  /// never less than an hour, and (4) no other day in the window has an event of the kind within
+  /// the tolerance of its time of day: a time that recurs (breakfast, in a week too irregular to
+  /// claim it) is another slot of the kind, not a day off its pattern.
   func outliers(
     of kind: EventKind, times: KindTimes, routines: [Routine], days: ClosedRange<LocalDate>
   ) -> [Outlier] {
@@ -102,10 +104,39 @@ public struct RoutineAnalyzer: Sendable {
       }
     }
 
+    // Events per minute of the day on the window's days, with circular prefix sums, to count the
+    // events near a time of day in constant time.
+    var perMinute = [Int](repeating: 0, count: 1441)
+    let lastDay = Int32(days.upperBound.daysSince1970)
+    for event in 0..<times.count where times.days[event] >= firstDay && times.days[event] <= lastDay
+    {
+      perMinute[Int(times.seconds[event]) / 60 + 1] += 1
+    }
+    for minute in 1...1440 { perMinute[minute] += perMinute[minute - 1] }
+    func eventsNear(minute: Int) -> Int {
+      let reach = tolerance / 60
+      let low = minute - reach
+      let high = minute + reach
+      func upTo(_ value: Int) -> Int {  // events at minutes < value, circularly from 0
+        let wrapped = floorMod(value, 1440)
+        return perMinute[wrapped] + floorDiv(value, 1440) * perMinute[1440]
+      }
+      return upTo(high + 1) - upTo(low)
+    }
+
     var result: [Outlier] = []
     for candidate in candidates where !kept[candidate.routine * dayCount + candidate.day] {
       let routine = routines[candidate.routine]
       guard abs(candidate.offset) >= routine.outlierThresholdSeconds else { continue }
+      // Events near this time of day on the same local date do not make it recur.
+      let date = candidate.occurrence.localDate.daysSince1970
+      let minute = candidate.occurrence.timeOfDay.secondsSinceMidnight / 60
+      var sameDay = 0
+      for event in times.indices(onDate: date) {
+        let distance = abs(wrapSigned((Int(times.seconds[event]) / 60 - minute) * 60)) / 60
+        if distance <= tolerance / 60 { sameDay += 1 }
+      }
+      guard eventsNear(minute: minute) - sameDay == 0 else { continue }
       let minutes = Int((Double(candidate.offset) / 60).rounded())
       result.append(
         Outlier(
