@@ -38,7 +38,7 @@ final class Sandbox {
   /// Writes a file in the sandbox and returns its path.
   func file(_ name: String, _ text: String) -> String {
     let path = directory.appendingPathComponent(name).path
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
   }
 

@@ -18,14 +18,14 @@ final class TemporaryDirectory {
   /// Writes `text` to `name` and returns the path.
   func file(_ name: String, _ text: String) -> String {
     let path = url.appendingPathComponent(name).path
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
   }
 
   /// Writes raw bytes to `name` and returns the path.
   func file(_ name: String, bytes: [UInt8]) -> String {
     let path = url.appendingPathComponent(name).path
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     return path
   }
 
