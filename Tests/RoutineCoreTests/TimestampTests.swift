@@ -128,3 +128,54 @@ struct EventKindTests {
     #expect(EventKind("Coffee")!.known == nil)
   }
 }
+
+struct TimestampPropertyTests {
+  /// A slow, obviously correct reader of `YYYY-MM-DDTHH:MM:SS±HH:MM`, for comparison.
+  static func reference(_ text: String) -> Timestamp? {
+    let characters = Array(text)
+    guard characters.count == 25 else { return Timestamp(iso8601: text) }
+    func number(_ range: Range<Int>) -> Int? {
+      let part = String(characters[range])
+      guard part.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
+      return Int(part)
+    }
+    guard characters[4] == "-", characters[7] == "-", "Tt ".contains(characters[10]),
+      characters[13] == ":", characters[16] == ":", "+-".contains(characters[19]),
+      characters[22] == ":",
+      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      let offsetHours = number(20..<22), let offsetMinutes = number(23..<25),
+      let date = LocalDate(year: year, month: month, day: day),
+      hour < 24, minute < 60, second < 60, offsetHours <= 18, offsetMinutes < 60
+    else { return nil }
+    let sign = characters[19] == "-" ? -1 : 1
+    let offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+    let local = Int64(date.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    return Timestamp(secondsSince1970: local - Int64(offset), utcOffsetSeconds: Int32(offset))
+  }
+
+  @Test func theFastPathAgreesWithAReferenceOnValidAndCorruptedTimestamps() {
+    var random = SplitMix64(seed: 99)
+    var parser = TimestampParser()
+    let alphabet = Array("0123456789:+-TZ t/.x")
+    var checked = 0
+    for _ in 0..<20_000 {
+      let valid = String(
+        format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", random.integer(in: 1900...2100),
+        random.integer(in: 1...12), random.integer(in: 1...28), random.integer(in: 0...23),
+        random.integer(in: 0...59), random.integer(in: 0...59), random.chance(0.5) ? "+" : "-",
+        random.integer(in: 0...14), [0, 30, 45][random.integer(in: 0...2)])
+      var characters = Array(valid)
+      // Corrupt a third of them in one place.
+      if random.chance(0.33) {
+        characters[random.integer(in: 0...24)] =
+          alphabet[random.integer(in: 0...(alphabet.count - 1))]
+      }
+      var text = String(characters)
+      let parsed = text.withUTF8 { parser.parse(UnsafeRawBufferPointer($0)) }
+      #expect(parsed == Self.reference(text), "\(text)")
+      checked += 1
+    }
+    #expect(checked == 20_000)
+  }
+}
