@@ -52,16 +52,6 @@ struct LocalDateTests {
     #expect(LocalDate.daysIn(month: 2, year: 2026) == 28)
   }
 
-  @Test func dayKindsCountDaysOfEachKind() {
-    let monday = date(2026, 4, 20)
-    let sunday = date(2026, 4, 26)
-    #expect(DayKind.all.count(from: monday, through: sunday) == 7)
-    #expect(DayKind.weekdays.count(from: monday, through: sunday) == 5)
-    #expect(DayKind.weekends.count(from: monday, through: sunday) == 2)
-    #expect(DayKind.weekends.count(from: monday, through: monday.adding(days: 29)) == 8)
-    #expect(DayKind.weekdays.weekdays == [2, 3, 4, 5, 6])
-  }
-
   @Test func descriptionsAreISODates() {
     #expect(date(2026, 3, 9).description == "2026-03-09")
     #expect(date(2026, 3, 9).weekdayName == "Mon")

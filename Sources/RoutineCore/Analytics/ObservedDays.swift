@@ -48,15 +48,4 @@ public struct ObservedDays: Sendable, Hashable {
     guard range.contains(date) else { return false }
     return observed[date.daysSince1970 - range.lowerBound.daysSince1970]
   }
-
-  /// The number of observed days of `dayKind` in the range.
-  public func count(of dayKind: DayKind) -> Int {
-    var total = 0
-    var date = range.lowerBound
-    for isObserved in observed {
-      if isObserved && dayKind.contains(date) { total += 1 }
-      date = date.adding(days: 1)
-    }
-    return total
-  }
 }

@@ -24,16 +24,6 @@ public struct EventKind: Hashable, Sendable, CustomStringConvertible {
     self.key = key
   }
 
-  /// The key of `text` as a kind, or `nil` when it is blank.
-  public static func key(for text: String) -> String? {
-    EventKind(text)?.key
-  }
-
-  /// The display name without spaces, as used in notification identifiers (`routine_WakeUp`).
-  public var compactName: String {
-    name.filter { !$0.isWhitespace }
-  }
-
   /// The display name.
   public var description: String { name }
 

@@ -31,9 +31,6 @@ public struct EventLog: Sendable {
     return index
   }
 
-  /// The index of a kind already in the log.
-  public func existingIndex(of kind: EventKind) -> Int? { indexByKey[kind.key] }
-
   /// Adds an occurrence of the kind at `index`; call ``sort()`` before analysing.
   public mutating func append(_ occurrence: Occurrence, toKindAt index: Int) {
     occurrences[index].append(occurrence)

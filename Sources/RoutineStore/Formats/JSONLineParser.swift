@@ -89,7 +89,7 @@ struct JSONLineParser {
         guard cursor.current == UInt8(ascii: "\"") else {
           throw Failure(message: "expected a key in double quotes, found \(cursor.found)")
         }
-        let key = String(decoding: try string(&cursor, into: &keyScratch), as: UTF8.self)
+        let key = String(decoding: try Self.string(&cursor, into: &keyScratch), as: UTF8.self)
         cursor.skipSpace()
         guard cursor.current == UInt8(ascii: ":") else {
           throw Failure(message: "expected ':' after the key \"\(key)\", found \(cursor.found)")
@@ -104,7 +104,7 @@ struct JSONLineParser {
             throw Failure(message: "the key \"\(key)\" appears twice")
           }
           if key == "note", cursor.current == UInt8(ascii: "n") {
-            try literal("null", &cursor)
+            try Self.literal("null", &cursor)
             note = UnsafeRawBufferPointer(start: nil, count: 0)
             break
           }
@@ -112,15 +112,15 @@ struct JSONLineParser {
             throw Failure(message: "expected a string for \"\(key)\", found \(cursor.found)")
           }
           switch key {
-          case "timestamp": timestamp = try string(&cursor, into: &timestampScratch)
-          case "event": event = try string(&cursor, into: &eventScratch)
-          default: note = try string(&cursor, into: &noteScratch)
+          case "timestamp": timestamp = try Self.string(&cursor, into: &timestampScratch)
+          case "event": event = try Self.string(&cursor, into: &eventScratch)
+          default: note = try Self.string(&cursor, into: &noteScratch)
           }
         case "value":
           guard !seenValue else { throw Failure(message: "the key \"value\" appears twice") }
           seenValue = true
           if cursor.current == UInt8(ascii: "n") {
-            try literal("null", &cursor)
+            try Self.literal("null", &cursor)
           } else {
             guard let first = cursor.current,
               first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
@@ -128,7 +128,7 @@ struct JSONLineParser {
               throw Failure(
                 message: "expected a number or null for \"value\", found \(cursor.found)")
             }
-            value = try number(&cursor)
+            value = try Self.number(&cursor)
           }
         default:
           try skipValue(&cursor, depth: 0)
@@ -156,7 +156,7 @@ struct JSONLineParser {
       note: note ?? UnsafeRawBufferPointer(start: nil, count: 0))
   }
 
-  private func literal(_ word: StaticString, _ cursor: inout Cursor) throws {
+  private static func literal(_ word: StaticString, _ cursor: inout Cursor) throws {
     let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
     guard cursor.index + expected.count <= cursor.bytes.count,
       cursor.bytes[cursor.index..<(cursor.index + expected.count)].elementsEqual(expected)
@@ -165,7 +165,7 @@ struct JSONLineParser {
   }
 
   /// A string at the cursor: a slice of the line when it has no escapes, else its unescaped copy.
-  private func string(_ cursor: inout Cursor, into scratch: inout ByteScratch) throws
+  private static func string(_ cursor: inout Cursor, into scratch: inout ByteScratch) throws
     -> UnsafeRawBufferPointer
   {
     cursor.index += 1
@@ -206,20 +206,20 @@ struct JSONLineParser {
       case UInt8(ascii: "r"): scratch.append(0x0D)
       case UInt8(ascii: "t"): scratch.append(0x09)
       case UInt8(ascii: "u"):
-        var scalar = try hex4(raw, at: index)
+        var scalar = try Self.hex4(raw, at: index)
         index += 4
         if (0xD800...0xDBFF).contains(scalar) {
           guard index + 6 <= raw.count, raw[index] == UInt8(ascii: "\\"),
             raw[index + 1] == UInt8(ascii: "u")
-          else { throw Failure(message: "expected a low surrogate after \\u\(hex(scalar))") }
-          let low = try hex4(raw, at: index + 2)
+          else { throw Failure(message: "expected a low surrogate after \\u\(Self.hex(scalar))") }
+          let low = try Self.hex4(raw, at: index + 2)
           guard (0xDC00...0xDFFF).contains(low) else {
-            throw Failure(message: "expected a low surrogate after \\u\(hex(scalar))")
+            throw Failure(message: "expected a low surrogate after \\u\(Self.hex(scalar))")
           }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           index += 6
         } else if (0xDC00...0xDFFF).contains(scalar) {
-          throw Failure(message: "expected a high surrogate before \\u\(hex(scalar))")
+          throw Failure(message: "expected a high surrogate before \\u\(Self.hex(scalar))")
         }
         for byte in String(Character(Unicode.Scalar(scalar)!)).utf8 { scratch.append(byte) }
       default:
@@ -232,12 +232,12 @@ struct JSONLineParser {
     return scratch.bytes
   }
 
-  private func hex(_ value: UInt32) -> String {
+  private static func hex(_ value: UInt32) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
-  private func hex4(_ raw: UnsafeRawBufferPointer, at index: Int) throws -> UInt32 {
+  private static func hex4(_ raw: UnsafeRawBufferPointer, at index: Int) throws -> UInt32 {
     guard index + 4 <= raw.count else {
       throw Failure(message: "expected four hex digits after \\u")
     }
@@ -255,7 +255,7 @@ struct JSONLineParser {
     return value
   }
 
-  private func number(_ cursor: inout Cursor) throws -> Double {
+  private static func number(_ cursor: inout Cursor) throws -> Double {
     let start = cursor.index
     while let byte = cursor.current,
       (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
@@ -276,10 +276,10 @@ struct JSONLineParser {
     cursor.skipSpace()
     switch cursor.current {
     case UInt8(ascii: "\"")?:
-      _ = try string(&cursor, into: &skipScratch)
-    case UInt8(ascii: "t")?: try literal("true", &cursor)
-    case UInt8(ascii: "f")?: try literal("false", &cursor)
-    case UInt8(ascii: "n")?: try literal("null", &cursor)
+      _ = try Self.string(&cursor, into: &skipScratch)
+    case UInt8(ascii: "t")?: try Self.literal("true", &cursor)
+    case UInt8(ascii: "f")?: try Self.literal("false", &cursor)
+    case UInt8(ascii: "n")?: try Self.literal("null", &cursor)
     case UInt8(ascii: "{")?, UInt8(ascii: "[")?:
       let close = cursor.current == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
       let isObject = close == UInt8(ascii: "}")
@@ -295,7 +295,7 @@ struct JSONLineParser {
           guard cursor.current == UInt8(ascii: "\"") else {
             throw Failure(message: "expected a key in double quotes, found \(cursor.found)")
           }
-          _ = try string(&cursor, into: &skipScratch)
+          _ = try Self.string(&cursor, into: &skipScratch)
           cursor.skipSpace()
           guard cursor.current == UInt8(ascii: ":") else {
             throw Failure(message: "expected ':' after a key, found \(cursor.found)")
@@ -319,7 +319,7 @@ struct JSONLineParser {
       guard let first = cursor.current,
         first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
       else { throw Failure(message: "expected a JSON value, found \(cursor.found)") }
-      _ = try number(&cursor)
+      _ = try Self.number(&cursor)
     }
   }
 }
