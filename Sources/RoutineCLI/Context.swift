@@ -8,12 +8,14 @@ public struct ProcessEnvironment: Sendable {
   public var variables: [String: String]
   /// The clock, read once per invocation when `--now`/`ROUTINE_NOW` do not say.
   public var clock: @Sendable () -> Date
-  /// The system's time zone, used when neither `--tz` nor `TZ` name one.
-  public var systemTimeZone: TimeZone
+  /// The system's time zone, used when neither `--tz` nor `TZ` name one (read only when needed:
+  /// loading zone data is a noticeable part of a short command's start-up).
+  public var systemTimeZone: @Sendable () -> TimeZone
 
   /// An environment.
   public init(
-    variables: [String: String], clock: @escaping @Sendable () -> Date, systemTimeZone: TimeZone
+    variables: [String: String], clock: @escaping @Sendable () -> Date,
+    systemTimeZone: @escaping @Sendable () -> TimeZone
   ) {
     self.variables = variables
     self.clock = clock
@@ -24,7 +26,7 @@ public struct ProcessEnvironment: Sendable {
   public static var current: ProcessEnvironment {
     ProcessEnvironment(
       variables: ProcessInfo.processInfo.environment, clock: { Date() },
-      systemTimeZone: TimeZone.current)
+      systemTimeZone: { TimeZone.current })
   }
 }
 
@@ -77,7 +79,7 @@ final class Context {
         return .success(zone)
       }
     }
-    return .success(environment.systemTimeZone)
+    return .success(environment.systemTimeZone())
   }()
 
   /// `now` or a usage error.
@@ -88,9 +90,44 @@ final class Context {
 
   /// A Gregorian calendar in the user's zone.
   func calendar() throws(UsageError) -> Calendar {
+    calendar(in: try requireTimeZone())
+  }
+
+  /// A Gregorian calendar in `zone`.
+  func calendar(in zone: TimeZone) -> Calendar {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = try requireTimeZone()
+    calendar.timeZone = zone
     return calendar
+  }
+
+  /// The user's zone for commands that use the store: the zone in the settings, else `--tz`,
+  /// else `$TZ`, else the system's (the order of docs/time.md). Says so when `--tz` is overridden.
+  func userTimeZone(_ settings: PlannerSettings) throws(UsageError) -> TimeZone {
+    guard let name = settings.timeZone else { return try requireTimeZone() }
+    guard let zone = TimeZone(identifier: name) else {
+      warn("the time zone '\(name)' in the settings is unknown; using --tz, $TZ or the system's")
+      return try requireTimeZone()
+    }
+    if let option = arguments.value("tz"), option != name {
+      warn(
+        "--tz \(option) ignored: the settings say \(name) (change it with 'routine settings --time-zone')"
+      )
+    }
+    return zone
+  }
+
+  /// The locale for times in messages: `LC_ALL`, else `LC_TIME`, else `LANG` (`en_US.UTF-8` is
+  /// `en_US`); `nil` for the C/POSIX locale or none, meaning 24-hour `HH:MM`.
+  var messageLocale: Locale? {
+    let variables = environment.variables
+    let value =
+      [variables["LC_ALL"], variables["LC_TIME"], variables["LANG"]].compactMap { $0 }
+      .first { !$0.isEmpty } ?? ""
+    let name =
+      value.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(
+        String.init) ?? ""
+    guard !name.isEmpty, name != "C", name != "POSIX" else { return nil }
+    return Locale(identifier: name)
   }
 
   /// Opens the store named by `--store` or the environment.

@@ -9,7 +9,8 @@ public enum RoutineCLI {
 
   static let commands: [any Command.Type] = [
     LogCommand.self, ImportCommand.self, EventsCommand.self, AnalyzeCommand.self,
-    BacktestCommand.self, SampleCommand.self, HelpCommand.self,
+    BacktestCommand.self, PlanCommand.self, PendingCommand.self, AgendaCommand.self,
+    ClearCommand.self, SettingsCommand.self, SampleCommand.self, HelpCommand.self,
   ]
 
   /// The parser for every command.

@@ -149,5 +149,63 @@ let hellos = (0..<count).map { _ in measure(bench, ["--hello"]) }
 let ratio = summary(logs).mean / summary(hellos).mean
 report("Foundation hello-world", hellos, target: "baseline", pass: true)
 report("log (one new event)", logs, target: "<= 2 x hello", pass: ratio <= 2)
+
+// plan on a store of 1,000,000 events across 100 kinds, then the agenda of its (64) requests.
+let planLog = work + "/plan-1000000.csv"
+let planStore = work + "/plan.db"
+if !FileManager.default.fileExists(atPath: planStore) {
+  for suffix in ["", "-wal", "-shm"] { unlink(planStore + suffix) }
+  _ = measure(
+    routine,
+    [
+      "sample", "--days", "10000", "--kinds", "100", "--seed", "2", "--start", "1999-01-01",
+      "--limit", "1000000", "--output", planLog,
+    ])
+  _ = measure(routine, ["import", planLog, "--store", planStore])
+}
+// "Now" is the morning after the last event (the last line's date). Only the file's tail is read:
+// a child started by posix_spawn reports the parent's memory at the time in its own peak.
+let tail: String = {
+  guard let handle = FileHandle(forReadingAtPath: planLog) else { return "" }
+  defer { try? handle.close() }
+  let size = (try? handle.seekToEnd()) ?? 0
+  try? handle.seek(toOffset: size > 256 ? size - 256 : 0)
+  return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+}()
+let lastLine = tail.split(separator: "\n").last ?? ""
+let lastDate = LocalDate.parse(String(lastLine.prefix(10))) ?? "2026-01-01"
+let planNow = LocalDate.next(after: lastDate) + "T04:00:00Z"
+let planArguments = ["plan", "--store", planStore, "--now", planNow, "--tz", "UTC"]
+let plans = (0..<max(3, runs / 2)).map { _ in measure(routine, planArguments) }
+report(
+  "plan, 1M events across 100 kinds", plans, target: "<= 500 ms", pass: summary(plans).mean <= 0.5)
+let agendaArguments = [
+  "agenda", "--store", planStore, "--now", planNow, "--tz", "UTC", "--to",
+  LocalDate.next(after: lastDate, years: 1) + "T04:00:00Z",
+]
+let agendas = (0..<runs).map { _ in measure(routine, agendaArguments) }
+report(
+  "agenda over a year, 64 requests", agendas, target: "<= 50 ms",
+  pass: summary(agendas).mean <= 0.05)
+
 print("")
 print(String(format: "log / hello-world = %.2f", ratio))
+
+/// Date text helpers (the bench has no access to routine's own types).
+enum LocalDate {
+  static func parse(_ text: String) -> String? { text.count == 10 ? text : nil }
+
+  /// The day after `date` (YYYY-MM-DD), `years` later when given.
+  static func next(after date: String, years: Int = 0) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let formatter = DateFormatter()
+    formatter.calendar = calendar
+    formatter.timeZone = calendar.timeZone
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd"
+    let day = formatter.date(from: date)!
+    let later = calendar.date(byAdding: DateComponents(year: years, day: 1), to: day)!
+    return formatter.string(from: later)
+  }
+}

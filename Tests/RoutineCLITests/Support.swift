@@ -50,7 +50,7 @@ final class Sandbox {
     let errors = Output()
     let environment = ProcessEnvironment(
       variables: variables, clock: { fatalError("tests must not read the clock") },
-      systemTimeZone: TimeZone(identifier: "UTC")!)
+      systemTimeZone: { TimeZone(identifier: "UTC")! })
     let status = RoutineCLI.run(arguments, environment: environment, output: output, errors: errors)
     return Invocation(status: status, stdout: output.text, stderr: errors.text)
   }

@@ -22,10 +22,10 @@ struct EventStoreTests {
     #expect(FileManager.default.fileExists(atPath: path))
     #expect(try store.connection.scalarText("PRAGMA journal_mode") == "wal")
     #expect(try store.connection.scalarInt("PRAGMA foreign_keys") == 1)
-    #expect(try store.migrations() == ["0001-events"])
+    #expect(try store.migrations() == ["0001-events", "0002-planner"])
     // Opening again applies nothing twice.
     let again = try EventStore(path: path)
-    #expect(try again.migrations() == ["0001-events"])
+    #expect(try again.migrations() == ["0001-events", "0002-planner"])
   }
 
   @Test func aStoreWithUnknownMigrationsIsRefused() throws {

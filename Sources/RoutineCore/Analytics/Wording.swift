@@ -15,14 +15,15 @@ enum Wording {
     }
   }
 
-  /// "You woke up between 06:50 and 07:20 on 5 of the last 5 weekdays."
+  /// "You woke up between 06:50 and 07:20 on 5 of the last 5 weekdays." (times as `format`
+  /// writes them).
   static func reasoning(
     kind: EventKind, dayKind: DayKind, matched: Int, observed: Int, earliest: TimeOfDay,
-    latest: TimeOfDay
+    latest: TimeOfDay, format: (TimeOfDay) -> String = \.description
   ) -> String {
     let when =
       earliest.description == latest.description
-      ? "at \(earliest)" : "between \(earliest) and \(latest)"
+      ? "at \(format(earliest))" : "between \(format(earliest)) and \(format(latest))"
     let noun = observed == 1 ? String(dayKind.noun.dropLast()) : dayKind.noun
     return "You \(pastTense(kind)) \(when) on \(matched) of the last \(observed) \(noun)."
   }

@@ -16,6 +16,15 @@ public enum DayKind: String, Sendable, CaseIterable, Comparable {
     }
   }
 
+  /// The weekdays (1 = Sunday ... 7 = Saturday) of this kind.
+  public var weekdays: [Int] {
+    switch self {
+    case .all: Array(1...7)
+    case .weekdays: [2, 3, 4, 5, 6]
+    case .weekends: [1, 7]
+    }
+  }
+
   /// "days", "weekdays", "weekend days": the plural noun used in sentences.
   public var noun: String {
     switch self {

@@ -24,6 +24,11 @@ public struct EventKind: Hashable, Sendable, CustomStringConvertible {
     self.key = key
   }
 
+  /// The display name without white space, as in notification identifiers (`routine_WakeUp`).
+  public var compactName: String {
+    name.filter { !$0.isWhitespace }
+  }
+
   /// The display name.
   public var description: String { name }
 

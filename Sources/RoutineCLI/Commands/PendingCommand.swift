@@ -1,0 +1,146 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine pending`
+enum PendingCommand: Command {
+  static let spec = CommandSpec(
+    name: "pending",
+    summary: "List the pending notification requests with their next fire time.",
+    discussion: "Ordered by next fire time; requests that will not fire again come last.")
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let store = try context.openStore()
+    let zone = try context.userTimeZone(try store.settings())
+    let now = Int64(try context.requireNow().timeIntervalSince1970.rounded(.down))
+    let requests = try store.requests()
+      .map { ($0, $0.trigger.nextFire(after: now, in: zone) ?? Int64.max) }
+      .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+    if context.isJSON {
+      context.output.line(
+        JSON.object([
+          ("requests", .array(requests.map { RequestFormatting.json($0.0, now: now, in: zone) }))
+        ])
+        .serialized())
+      return .ok
+    }
+    guard !requests.isEmpty else {
+      context.errors.line("No pending requests ('routine plan' makes them from your routines).")
+      return .ok
+    }
+    let width = requests.map(\.0.id.count).max() ?? 0
+    for (request, next) in requests {
+      let when =
+        next == Int64.max
+        ? "no further firing"
+        : "next \(EventFormatting.localDateTime(RequestFormatting.stamp(next, zone)))"
+      context.output.line(
+        HelpFormatter.padded(request.id, to: width + 2)
+          + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 13)
+          + HelpFormatter.padded(when, to: 26) + request.title)
+    }
+    return .ok
+  }
+}
+
+/// `routine agenda [--from TIME] [--to TIME]`
+enum AgendaCommand: Command {
+  static let spec = CommandSpec(
+    name: "agenda",
+    summary: "List every notification that will fire in a range, in order.",
+    discussion: "The range defaults to the next 7 days; --from is inclusive, --to exclusive.",
+    options: [
+      .value(
+        "from", "TIME",
+        "The start: ISO 8601 with offset, a local date and time, or a date (default: now)."),
+      .value("to", "TIME", "The end, in the same forms (default: 7 days after the start)."),
+    ])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let store = try context.openStore()
+    let zone = try context.userTimeZone(try store.settings())
+    let now = try context.requireNow()
+    func bound(_ name: String) throws(UsageError) -> Int64? {
+      try context.arguments.value(name).map { text throws(UsageError) in
+        try TimeArgument.parse(
+          text, option: name, now: now, zone: zone, allowsTimeOfDay: false, command: spec.name
+        )
+        .secondsSince1970
+      }
+    }
+    let from = try bound("from") ?? Int64(now.timeIntervalSince1970.rounded(.down))
+    let to = try bound("to") ?? from + 7 * 86_400
+    guard from < to else { throw UsageError("--to must come after --from", command: spec.name) }
+    let items = Agenda.items(for: try store.requests(), from: from, to: to, in: zone)
+    if context.isJSON {
+      context.output.line(
+        JSON.object([
+          (
+            "items",
+            .array(
+              items.map { item in
+                .object([
+                  ("at", .string(RequestFormatting.stamp(item.at, zone).iso8601)),
+                  ("id", .string(item.request.id)),
+                  ("category", .string(item.request.category.rawValue)),
+                  ("title", .string(item.request.title)), ("body", .string(item.request.body)),
+                ])
+              })
+          )
+        ]).serialized())
+      return .ok
+    }
+    guard !items.isEmpty else {
+      context.errors.line("Nothing fires in that range.")
+      return .ok
+    }
+    for item in items {
+      let stamp = RequestFormatting.stamp(item.at, zone)
+      context.output.line(
+        "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))  \(item.request.title): \(item.request.body)"
+      )
+    }
+    return .ok
+  }
+}
+
+/// `routine clear --all|--learned|--delivered`
+enum ClearCommand: Command {
+  static let spec = CommandSpec(
+    name: "clear",
+    summary: "Remove pending requests or forget delivered notifications.",
+    options: [
+      .flag("all", "Remove every pending request."),
+      .flag("learned", "Remove the learned requests (those 'routine plan' made)."),
+      .flag("delivered", "Forget the notifications already delivered."),
+    ],
+    globals: ["store", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let chosen = ["all", "learned", "delivered"].filter { context.arguments.flag($0) }
+    guard chosen.count == 1 else {
+      throw UsageError("choose one of --all, --learned or --delivered", command: spec.name)
+    }
+    let store = try context.openStore()
+    let count: Int
+    let noun: String
+    switch chosen[0] {
+    case "all":
+      count = try store.clearRequests()
+      noun = "pending requests removed"
+    case "learned":
+      count = try store.clearRequests(origin: .learned)
+      noun = "learned requests removed"
+    default:
+      count = try store.clearDelivered()
+      noun = "delivered notifications forgotten"
+    }
+    if context.isJSON {
+      context.output.line(
+        JSON.object([("cleared", .string(chosen[0])), ("count", .integer(count))]).serialized())
+    } else {
+      context.output.line("\(count) \(noun).")
+    }
+    return .ok
+  }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine plan [--dry-run]`
+enum PlanCommand: Command {
+  static let spec = CommandSpec(
+    name: "plan",
+    summary: "Turn confident routines into reminders (learned notification requests).",
+    discussion: """
+      Analyses the store over the settings' window, takes routines with a confidence above the
+      threshold and schedules each lead minutes before its usual time, every day or on its
+      weekdays. Running it again changes nothing; requests of other origins (snooze and outlier
+      alerts) are left alone; at most 64 requests are pending, the soonest kept. Run it nightly
+      from cron (docs/planner.md).
+      """,
+    options: [
+      .flag("dry-run", "Show what would be added, replaced, removed and kept; change nothing.")
+    ])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let store = try context.openStore()
+    let settings = try store.settings()
+    let zone = try context.userTimeZone(settings)
+    let now = try context.requireNow()
+    let window = AnalysisWindow(
+      now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
+    let log = try store.eventLog(days: window.firstDay...window.today)
+    let analysis = RoutineAnalyzer().analyze(log, window: window)
+    let wanted = Planner(
+      settings: settings, messages: ReminderMessages(locale: context.messageLocale)
+    )
+    .requests(for: analysis)
+    let dryRun = context.arguments.flag("dry-run")
+    let change = try store.reconcile(
+      wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
+
+    if context.isJSON {
+      context.output.line(
+        JSON.object([
+          ("dryRun", .bool(dryRun)),
+          (
+            "added",
+            .array(change.added.map { RequestFormatting.json($0, now: window.now, in: zone) })
+          ),
+          (
+            "replaced",
+            .array(
+              change.replaced.map { RequestFormatting.json($0.new, now: window.now, in: zone) })
+          ),
+          ("removed", .array(change.removed.map { .string($0.id) })),
+          ("kept", .array(change.kept.map { .string($0.id) })),
+          ("leftOut", .array(change.leftOut.map { .string($0.id) })),
+        ]).serialized())
+      return .ok
+    }
+    let output = context.output
+    guard settings.isEnabled else {
+      output.line("Smart reminders are off ('routine settings --enabled true' turns them on).")
+      if !change.removed.isEmpty {
+        output.line("  removed   \(change.removed.count) learned requests")
+      }
+      return .ok
+    }
+    output.line(
+      "Plan from \(settings.windowDays) days of events (confidence above \(JSON.format(settings.threshold)), "
+        + "\(settings.leadMinutes) min ahead, \(zone.identifier))\(dryRun ? ", dry run: nothing changed" : ""):"
+    )
+    let width = max(
+      (change.added + change.replaced.map(\.new)).map(\.id.count).max() ?? 0,
+      change.removed.map(\.id.count).max() ?? 0)
+    func line(_ label: String, _ request: NotificationRequest, detail: Bool = true) {
+      let text =
+        "  \(HelpFormatter.padded(label, to: 10))\(HelpFormatter.padded(request.id, to: width + 2))"
+      output.line(
+        detail
+          ? text
+            + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 12)
+            + request.title
+          : text.trimmingCharacters(in: .whitespaces))
+    }
+    for request in change.added { line(dryRun ? "would add" : "added", request) }
+    for pair in change.replaced { line(dryRun ? "would replace" : "replaced", pair.new) }
+    for request in change.removed {
+      line(dryRun ? "would remove" : "removed", request, detail: false)
+    }
+    output.line(
+      "  kept      \(change.kept.count) request\(change.kept.count == 1 ? "" : "s") as they were")
+    if !change.leftOut.isEmpty {
+      output.line(
+        "Left out (\(PlannerSettings.pendingLimit) requests pending at most; these fire latest): "
+          + change.leftOut.map(\.id).joined(separator: ", "))
+    }
+    if wanted.isEmpty {
+      output.line("No routine is confident enough yet; 'routine analyze' shows what was found.")
+    }
+    return .ok
+  }
+}

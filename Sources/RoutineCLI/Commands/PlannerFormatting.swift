@@ -1,0 +1,64 @@
+import Foundation
+import RoutineCore
+
+/// How requests and their triggers are shown.
+enum RequestFormatting {
+  /// `Mon 06:41`, `daily 19:07`, or the date of a one-time trigger in `zone`.
+  static func trigger(_ trigger: Trigger, in zone: TimeZone) -> String {
+    switch trigger {
+    case .calendar(let calendar):
+      let days = calendar.weekday.map { LocalDate(daysSince1970: 2 + $0).weekdayName } ?? "daily"
+      return "\(days) \(calendar.time)" + (calendar.repeats ? "" : " once")
+    case .date(let at):
+      let timestamp = stamp(at, zone)
+      return "once \(timestamp.localDate) \(timestamp.timeOfDay)"
+    }
+  }
+
+  /// The instant with the zone's offset.
+  static func stamp(_ instant: Int64, _ zone: TimeZone) -> Timestamp {
+    Timestamp(
+      secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
+  }
+
+  /// The trigger as documented for `pending --json`.
+  static func json(_ trigger: Trigger, in zone: TimeZone) -> JSON {
+    switch trigger {
+    case .calendar(let calendar):
+      var members: [(String, JSON)] = [("type", .string("calendar"))]
+      if let weekday = calendar.weekday { members.append(("weekday", .integer(weekday))) }
+      members += [
+        ("hour", .integer(calendar.hour)), ("minute", .integer(calendar.minute)),
+        ("repeats", .bool(calendar.repeats)),
+      ]
+      return .object(members)
+    case .date(let at):
+      return .object([("type", .string("date")), ("at", .string(stamp(at, zone).iso8601))])
+    }
+  }
+
+  /// A request as documented for `pending --json` (`nextFire` after `now`).
+  static func json(_ request: NotificationRequest, now: Int64, in zone: TimeZone) -> JSON {
+    let metadata: JSON =
+      request.metadata.map { metadata in
+        .object([
+          ("event", .string(metadata.eventKind)),
+          ("suggestedTime", .optional(metadata.suggestedTime?.description)),
+          ("confidence", .rounded(metadata.confidence, places: 3)),
+        ])
+      } ?? .null
+    return .object([
+      ("id", .string(request.id)),
+      ("category", .string(request.category.rawValue)),
+      ("title", .string(request.title)),
+      ("body", .string(request.body)),
+      ("trigger", json(request.trigger, in: zone)),
+      (
+        "nextFire",
+        .optional(request.trigger.nextFire(after: now, in: zone).map { stamp($0, zone).iso8601 })
+      ),
+      ("metadata", metadata),
+      ("origin", .string(request.origin.rawValue)),
+    ])
+  }
+}

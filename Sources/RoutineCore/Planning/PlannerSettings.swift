@@ -1,0 +1,21 @@
+/// What `routine plan` does, stored in the store and changed with `routine settings`.
+public struct PlannerSettings: Hashable, Sendable {
+  /// Whether smart reminders are on; turning them off clears the learned requests.
+  public var isEnabled = true
+  /// Routines with a confidence above this become reminders.
+  public var threshold = 0.6
+  /// How many minutes before the usual time a reminder fires.
+  public var leadMinutes = 5
+  /// Extra minutes before leaving home ("including a 10 min buffer"); 0 for none.
+  public var bufferMinutes = 10
+  /// The days of events a plan learns from.
+  public var windowDays = 7
+  /// The user's IANA zone; `nil` leaves it to `--tz`, then `$TZ`, then the system.
+  public var timeZone: String?
+
+  /// The documented defaults.
+  public init() {}
+
+  /// The most requests pending at once (the limit the original design respected).
+  public static let pendingLimit = 64
+}

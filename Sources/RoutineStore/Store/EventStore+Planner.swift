@@ -1,0 +1,216 @@
+import Foundation
+import RoutineCore
+
+extension EventStore {
+  // MARK: Settings
+
+  /// The planner settings (defaults for any not set).
+  public func settings() throws -> PlannerSettings {
+    try withDatabase {
+      var settings = PlannerSettings()
+      let statement = try connection.prepare("SELECT key, value FROM settings")
+      while try statement.step() {
+        guard let key = statement.text(at: 0), let value = statement.text(at: 1) else { continue }
+        switch key {
+        case "enabled": settings.isEnabled = value == "true"
+        case "threshold": settings.threshold = Double(value) ?? settings.threshold
+        case "leadMinutes": settings.leadMinutes = Int(value) ?? settings.leadMinutes
+        case "bufferMinutes": settings.bufferMinutes = Int(value) ?? settings.bufferMinutes
+        case "windowDays": settings.windowDays = Int(value) ?? settings.windowDays
+        case "timeZone": settings.timeZone = value
+        default: break
+        }
+      }
+      return settings
+    }
+  }
+
+  /// Stores `settings`; turning smart reminders off removes the learned requests, in the same
+  /// transaction.
+  public func save(_ settings: PlannerSettings) throws {
+    try write {
+      let upsert = try connection.prepare(
+        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+      )
+      let values: [(String, String?)] = [
+        ("enabled", settings.isEnabled ? "true" : "false"),
+        ("threshold", "\(settings.threshold)"),
+        ("leadMinutes", "\(settings.leadMinutes)"),
+        ("bufferMinutes", "\(settings.bufferMinutes)"),
+        ("windowDays", "\(settings.windowDays)"),
+        ("timeZone", settings.timeZone),
+      ]
+      for (key, value) in values {
+        guard let value else {
+          let delete = try connection.prepare("DELETE FROM settings WHERE key = ?")
+          try delete.bind(key, at: 1)
+          try delete.step()
+          continue
+        }
+        upsert.reset()
+        try upsert.bind(key, at: 1)
+        try upsert.bind(value, at: 2)
+        try upsert.step()
+      }
+      if !settings.isEnabled { _ = try deleteRequests(origin: .learned) }
+    }
+  }
+
+  // MARK: Requests
+
+  /// Every pending request, ordered by identifier.
+  public func requests() throws -> [NotificationRequest] {
+    try withDatabase { try readRequests() }
+  }
+
+  /// Adds `request`, replacing a pending one with the same identifier; returns whether one was
+  /// replaced.
+  @discardableResult
+  public func schedule(_ request: NotificationRequest) throws -> Bool {
+    try write {
+      let existed = try requestExists(request.id)
+      try insertRequest(request)
+      return existed
+    }
+  }
+
+  /// Removes the pending request `id`; returns whether there was one.
+  @discardableResult
+  public func cancelRequest(id: String) throws -> Bool {
+    try write {
+      let delete = try connection.prepare("DELETE FROM requests WHERE id = ?")
+      try delete.bind(id, at: 1)
+      try delete.step()
+      return connection.changes > 0
+    }
+  }
+
+  /// Brings the learned requests in line with `wanted` (see ``Reconciler``) in one transaction:
+  /// the pending requests are read and written under the same write lock, so two plans running
+  /// at once cannot interleave. With `dryRun`, nothing is written.
+  public func reconcile(
+    wanted: [NotificationRequest], now: Int64, timeZone: TimeZone, dryRun: Bool = false
+  ) throws -> PlanChange {
+    try write {
+      let change = Reconciler.change(
+        pending: try readRequests(), wanted: wanted, now: now, timeZone: timeZone)
+      if dryRun { return change }
+      let delete = try connection.prepare("DELETE FROM requests WHERE id = ?")
+      for request in change.removed + change.replaced.map(\.old) {
+        delete.reset()
+        try delete.bind(request.id, at: 1)
+        try delete.step()
+      }
+      for request in change.added + change.replaced.map(\.new) { try insertRequest(request) }
+      return change
+    }
+  }
+
+  /// Removes every pending request of `origin` (all origins when `nil`); returns how many.
+  @discardableResult
+  public func clearRequests(origin: RequestOrigin? = nil) throws -> Int {
+    try write { try deleteRequests(origin: origin) }
+  }
+
+  /// Forgets the delivered notifications; returns how many.
+  @discardableResult
+  public func clearDelivered() throws -> Int {
+    try write {
+      try connection.execute("DELETE FROM delivered")
+      return connection.changes
+    }
+  }
+
+  /// How many delivered notifications are remembered.
+  public func deliveredCount() throws -> Int {
+    try withDatabase { Int(try connection.scalarInt("SELECT count(*) FROM delivered") ?? 0) }
+  }
+
+  private func deleteRequests(origin: RequestOrigin?) throws -> Int {
+    if let origin {
+      let delete = try connection.prepare("DELETE FROM requests WHERE origin = ?")
+      try delete.bind(origin.rawValue, at: 1)
+      try delete.step()
+    } else {
+      try connection.execute("DELETE FROM requests")
+    }
+    return connection.changes
+  }
+
+  private func requestExists(_ id: String) throws -> Bool {
+    let select = try connection.prepare("SELECT 1 FROM requests WHERE id = ?")
+    try select.bind(id, at: 1)
+    return try select.step()
+  }
+
+  private func insertRequest(_ request: NotificationRequest) throws {
+    let insert = try connection.prepare(
+      """
+      INSERT OR REPLACE INTO requests (id, origin, category, title, body, trigger_type, weekday, hour,
+        minute, repeats, fire_at, event_kind, suggested_time, confidence)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+      """)
+    try insert.bind(request.id, at: 1)
+    try insert.bind(request.origin.rawValue, at: 2)
+    try insert.bind(request.category.rawValue, at: 3)
+    try insert.bind(request.title, at: 4)
+    try insert.bind(request.body, at: 5)
+    switch request.trigger {
+    case .calendar(let calendar):
+      try insert.bind("calendar", at: 6)
+      if let weekday = calendar.weekday { try insert.bind(Int64(weekday), at: 7) }
+      try insert.bind(Int64(calendar.hour), at: 8)
+      try insert.bind(Int64(calendar.minute), at: 9)
+      try insert.bind(calendar.repeats ? 1 : 0, at: 10)
+    case .date(let at):
+      try insert.bind("date", at: 6)
+      try insert.bind(at, at: 11)
+    }
+    if let metadata = request.metadata {
+      try insert.bind(metadata.eventKind, at: 12)
+      if let time = metadata.suggestedTime {
+        try insert.bind(Int64(time.secondsSinceMidnight), at: 13)
+      }
+      try insert.bind(metadata.confidence, at: 14)
+    }
+    try insert.step()
+  }
+
+  private func readRequests() throws -> [NotificationRequest] {
+    let select = try connection.prepare(
+      """
+      SELECT id, origin, category, title, body, trigger_type, weekday, hour, minute, repeats,
+        fire_at, event_kind, suggested_time, confidence
+      FROM requests ORDER BY id
+      """)
+    var result: [NotificationRequest] = []
+    while try select.step() {
+      let trigger: Trigger
+      if select.text(at: 5) == "date" {
+        trigger = .date(select.int(at: 10))
+      } else {
+        trigger = .calendar(
+          CalendarTrigger(
+            weekday: select.isNull(at: 6) ? nil : Int(select.int(at: 6)),
+            hour: Int(select.int(at: 7)),
+            minute: Int(select.int(at: 8)), repeats: select.int(at: 9) != 0))
+      }
+      var metadata: RequestMetadata?
+      if let kind = select.text(at: 11) {
+        metadata = RequestMetadata(
+          eventKind: kind,
+          suggestedTime: select.isNull(at: 12)
+            ? nil : TimeOfDay(secondsSinceMidnight: Int(select.int(at: 12))),
+          confidence: select.isNull(at: 13) ? nil : select.double(at: 13))
+      }
+      result.append(
+        NotificationRequest(
+          id: select.text(at: 0) ?? "",
+          origin: RequestOrigin(rawValue: select.text(at: 1) ?? "") ?? .learned,
+          category: NotificationCategory.ID(rawValue: select.text(at: 2) ?? "") ?? .routineReminder,
+          title: select.text(at: 3) ?? "", body: select.text(at: 4) ?? "", trigger: trigger,
+          metadata: metadata))
+    }
+    return result
+  }
+}
