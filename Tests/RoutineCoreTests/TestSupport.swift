@@ -7,6 +7,21 @@ func zone(_ identifier: String) -> TimeZone {
   return zone
 }
 
+/// Every daylight-saving transition of `timeZone` in 2026 and 2027, as seconds since 1970, found
+/// by Foundation rather than by the code under test.
+func transitions2026And2027(in timeZone: TimeZone) -> [Int64] {
+  var found: [Int64] = []
+  var probe = Date(timeIntervalSince1970: Double(stamp("2026-01-01T00:00Z").secondsSince1970))
+  let end = Double(stamp("2028-01-01T00:00Z").secondsSince1970)
+  while let next = timeZone.nextDaylightSavingTimeTransition(after: probe),
+    next.timeIntervalSince1970 < end
+  {
+    found.append(Int64(next.timeIntervalSince1970))
+    probe = next
+  }
+  return found
+}
+
 /// A timestamp from ISO 8601 text that must be valid.
 func stamp(_ text: String) -> Timestamp {
   guard let timestamp = Timestamp(iso8601: text) else { fatalError("bad timestamp \(text)") }

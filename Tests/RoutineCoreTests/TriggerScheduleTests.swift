@@ -136,14 +136,7 @@ struct TriggerScheduleTests {
   func agreesWithAMinuteByMinuteReferenceOnRandomTriggersAroundTransitions(_ name: String) {
     let timeZone = zone(name)
     var random = SplitMix64(seed: 2026)
-    var transitions: [Int64] = []
-    var probe = Date(timeIntervalSince1970: Double(Self.instant("2026-01-01T00:00Z")))
-    while let next = timeZone.nextDaylightSavingTimeTransition(after: probe),
-      next.timeIntervalSince1970 < Double(Self.instant("2028-01-01T00:00Z"))
-    {
-      transitions.append(Int64(next.timeIntervalSince1970))
-      probe = next
-    }
+    var transitions = transitions2026And2027(in: timeZone)
     if transitions.isEmpty {
       transitions = [Self.instant("2026-03-29T01:00Z"), Self.instant("2026-10-25T01:00Z")]
     }

@@ -109,14 +109,7 @@ struct WallClockTests {
     let timeZone = zone(name)
     var random = SplitMix64(seed: 42)
     // Wall times near each transition of 2026 and 2027, and some anywhere.
-    var transitions: [Int64] = []
-    var probe = Date(timeIntervalSince1970: Double(Self.instant("2026-01-01T00:00Z")))
-    while let next = timeZone.nextDaylightSavingTimeTransition(after: probe),
-      next.timeIntervalSince1970 < Double(Self.instant("2028-01-01T00:00Z"))
-    {
-      transitions.append(Int64(next.timeIntervalSince1970))
-      probe = next
-    }
+    let transitions = transitions2026And2027(in: timeZone)
     var locals: [Int64] = []
     for transition in transitions {
       let wall =
