@@ -31,6 +31,25 @@ struct PlannerCommandTests {
       sandbox.run("plan").stdout.contains("kept      \(wouldAdd.count) requests as they were"))
   }
 
+  @Test func aLongerLeadReplacesEveryLearnedRequestAndTheDryRunSaysSoInColumns() throws {
+    let sandbox = planned()
+    let planned = try #require(sandbox.run("plan", "--json").json["added"] as? [Any]).count
+    #expect(sandbox.run("settings", "--lead", "10").status == 0)
+    let lines = sandbox.run("plan", "--dry-run").stdout.split(separator: "\n").dropFirst()
+    let replacing = lines.filter { $0.hasPrefix("  would replace") }
+    #expect(replacing.count == planned)
+    // The identifier column starts after the widest label, on every line.
+    for line in replacing { #expect(line.dropFirst(17).hasPrefix("routine_"), "\(line)") }
+    #expect(lines.contains { $0.hasPrefix("  kept           0 requests") })
+    let wake = try #require(
+      (sandbox.run("plan", "--json").json["replaced"] as? [[String: Any]])?.first {
+        $0["id"] as? String == "routine_WakeUp-weekday-2"
+      })
+    let trigger = try #require(wake["trigger"] as? [String: Any])
+    #expect(trigger["hour"] as? Int == 6)
+    #expect(trigger["minute"] as? Int == 36)
+  }
+
   @Test func pendingHasTheDocumentedShapeAndOrder() throws {
     let sandbox = planned()
     _ = sandbox.run("plan")

@@ -69,9 +69,11 @@ enum PlanCommand: Command {
     let width = max(
       (change.added + change.replaced.map(\.new)).map(\.id.count).max() ?? 0,
       change.removed.map(\.id.count).max() ?? 0)
+    // "would replace" is the longest label; the columns after it line up in both modes.
+    let labelWidth = dryRun ? 15 : 10
     func line(_ label: String, _ request: NotificationRequest, detail: Bool = true) {
       let text =
-        "  \(HelpFormatter.padded(label, to: 10))\(HelpFormatter.padded(request.id, to: width + 2))"
+        "  \(HelpFormatter.padded(label, to: labelWidth))\(HelpFormatter.padded(request.id, to: width + 2))"
       output.line(
         detail
           ? text
@@ -85,7 +87,8 @@ enum PlanCommand: Command {
       line(dryRun ? "would remove" : "removed", request, detail: false)
     }
     output.line(
-      "  kept      \(change.kept.count) request\(change.kept.count == 1 ? "" : "s") as they were")
+      "  \(HelpFormatter.padded("kept", to: labelWidth))\(change.kept.count) request\(change.kept.count == 1 ? "" : "s") as they were"
+    )
     if !change.leftOut.isEmpty {
       output.line(
         "Left out (\(PlannerSettings.pendingLimit) requests pending at most; these fire latest): "
