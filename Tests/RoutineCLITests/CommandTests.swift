@@ -177,6 +177,7 @@ struct AnalyzeCommandTests {
     let wake = try #require(routines.first { $0["event"] as? String == "Wake Up" })
     #expect(wake["time"] as? String == "07:02")
     #expect(wake["dayKind"] as? String == "weekdays")
+    #expect(wake["daysOfWeek"] as? [Int] == [2, 3, 4, 5, 6])
     #expect((wake["confidence"] as? Double ?? 0) > 0.6)
     #expect(wake["occurrences"] as? Int == 10)
     #expect(

@@ -69,7 +69,7 @@ struct PlannerCommandTests {
     #expect(metadata["suggestedTime"] as? String == "06:46")
     let fires = requests.compactMap { $0["nextFire"] as? String }
     #expect(fires == fires.sorted())
-    let daily = try #require(requests.first { $0["id"] as? String == "routine_Meditation" })
+    let daily = try #require(requests.first { $0["id"] as? String == "routine_Meal" })
     #expect((daily["trigger"] as? [String: Any])?["weekday"] == nil)
   }
 

@@ -14,6 +14,26 @@ struct LocalDateTests {
     #expect(!date(2026, 11, 23).isWeekend)
   }
 
+  @Test(arguments: [
+    (DayKind.all, "Mon Tue Wed Thu Fri Sat Sun"), (.weekdays, "Mon Tue Wed Thu Fri"),
+    (.weekends, "Sat Sun"), (.sundayToThursday, "Mon Tue Wed Thu Sun"),
+    (.fridayAndSaturday, "Fri Sat"),
+  ])
+  func dayKindsCoverTheirDaysOfTheWeek(dayKind: DayKind, days: String) {
+    // Monday 2026-11-23 to Sunday 2026-11-29.
+    let week = (0..<7).map { date(2026, 11, 23).adding(days: $0) }
+    let covered = week.filter { dayKind.contains($0) }
+    #expect(covered.map(\.weekdayName).joined(separator: " ") == days)
+    #expect(dayKind.weekdays == covered.map(\.weekday).sorted())
+    #expect(!dayKind.contains(weekday: 0) && !dayKind.contains(weekday: 8))
+  }
+
+  @Test func eachPartitionOfTheWeekCoversEveryDayOnce() {
+    for partition in DayKind.partitions {
+      #expect(partition.flatMap(\.weekdays).sorted() == Array(1...7))
+    }
+  }
+
   @Test func componentsRoundTripOverFourThousandYears() {
     // Every day from 0001-01-01 to 3999-12-31 is checked against a running calendar.
     var year = 1

@@ -75,6 +75,30 @@ struct PlannerTests {
     }
   }
 
+  @Test func eveningRoutinesRepeatOnTheNightsTheyWereLearnedFor() {
+    var settings = PlannerSettings()
+    settings.leadMinutes = 10
+    let requests = plan(
+      [
+        routine("Bed Time", "22:45", .sundayToThursday),
+        routine("Bed Time", "00:05", .fridayAndSaturday),
+      ],
+      settings: settings)
+    let fires = requests.map { request in
+      let calendar = trigger(request)!
+      return "\(request.id) \(calendar.weekday!) \(calendar.hour):\(calendar.minute)"
+    }
+    // Numbered by time of day: 00:05 first. Friday's and Saturday's 00:05 are reminded at
+    // 23:55 on Thursday and Friday evenings.
+    #expect(
+      fires.sorted() == [
+        "routine_BedTime-2-weekday-1 1 22:35", "routine_BedTime-2-weekday-2 2 22:35",
+        "routine_BedTime-2-weekday-3 3 22:35", "routine_BedTime-2-weekday-4 4 22:35",
+        "routine_BedTime-2-weekday-5 5 22:35", "routine_BedTime-weekday-5 5 23:55",
+        "routine_BedTime-weekday-6 6 23:55",
+      ])
+  }
+
   @Test func onlyRoutinesAboveTheThresholdAndOnlyWhenEnabled() {
     var settings = PlannerSettings()
     let routines = [

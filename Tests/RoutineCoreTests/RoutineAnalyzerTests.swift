@@ -45,6 +45,70 @@ struct RoutineAnalyzerTests {
     #expect(byKind[.weekends]!.daysObserved == 8)
   }
 
+  @Test func lateNightsBeforeDaysOffSplitSundayToThursdayFromFridayAndSaturday() throws {
+    // Four weeks: lights out near 22:50 on nights before a working day, near 23:50 on Friday and
+    // Saturday nights; the wake-up follows the calendar's weekdays and weekends.
+    var builder = LogBuilder()
+    for day in 0..<28 {
+      let date = monday.adding(days: day)
+      let beforeDayOff = date.weekday == 6 || date.weekday == 7
+      builder.add("Bed Time", date, minutes: (beforeDayOff ? 1430 : 1370) + (day % 3) * 4)
+      builder.add("Wake Up", date, minutes: date.isWeekend ? 510 + (day % 3) * 5 : 405 + day % 4)
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-18T05:00:00+02:00", days: 28))
+    let bed = analysis.routines.filter { $0.kind.name == "Bed Time" }
+    #expect(bed.map(\.dayKind).sorted() == [.sundayToThursday, .fridayAndSaturday])
+    let weeknights = try #require(bed.first { $0.dayKind == .sundayToThursday })
+    #expect(weeknights.time.description == "22:54")
+    #expect(weeknights.daysMatched == 20 && weeknights.daysObserved == 20)
+    #expect(weeknights.reasoning.hasSuffix("on 20 of the last 20 days from Sunday to Thursday."))
+    let late = try #require(bed.first { $0.dayKind == .fridayAndSaturday })
+    #expect(late.time.hour == 23 && late.time.minute >= 50)
+    #expect(late.reasoning.hasSuffix("on 8 of the last 8 Fridays and Saturdays."))
+    let wake = analysis.routines.filter { $0.kind.name == "Wake Up" }
+    #expect(wake.map(\.dayKind).sorted() == [.weekdays, .weekends])
+  }
+
+  @Test func timesAFewMinutesApartDoNotSplitTheWeek() throws {
+    // Dinner 7 minutes earlier on Fridays and Saturdays, every day for two weeks: both splits
+    // would hit and miss the same reminders, so it stays one routine.
+    var builder = LogBuilder()
+    for day in 0..<14 {
+      let date = monday.adding(days: day)
+      let minutes = date.weekday == 6 || date.weekday == 7 ? 1145 : 1152
+      builder.add("Dinner", date, minutes: minutes + day % 2)
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 14))
+    #expect(analysis.routines.map(\.dayKind) == [.all])
+  }
+
+  @Test func aRoutineAppliesOnlyToItsDaysWhenLookingForOutliers() throws {
+    // Bed at 22:30 Sunday to Thursday, 00:30 after Friday and Saturday nights: the 00:30 falls
+    // on Saturday and Sunday, the calendar's weekend.
+    var builder = LogBuilder()
+    for day in 0..<28 {
+      let date = monday.adding(days: day)
+      let beforeDayOff = date.weekday == 6 || date.weekday == 7
+      builder.add("Bed Time", date, minutes: (beforeDayOff ? 1470 : 1350) + day % 3)
+    }
+    // Another Friday night at 00:35 keeps the weekend routine. A Wednesday night at 01:45 is
+    // judged against the weeknights' 22:30, the only routine for a Wednesday.
+    builder.add("Bed Time", monday.adding(days: 32), minutes: 1475)
+    builder.add("Bed Time", monday.adding(days: 30), minutes: 1545)
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-23T12:00:00+02:00", days: 28))
+    #expect(Set(analysis.routines.map(\.dayKind)) == [.sundayToThursday, .weekends])
+    let weeknights = try #require(analysis.routines.first { $0.dayKind == .sundayToThursday })
+    let outlier = try #require(analysis.outliers.first)
+    #expect(analysis.outliers.count == 1)
+    #expect(outlier.timestamp.localDate == monday.adding(days: 31))
+    #expect(outlier.expected == weeknights.time)
+    #expect(
+      outlier.deviationMinutes == 1545 - weeknights.time.secondsSinceMidnight / 60)
+  }
+
   @Test func aDailyPatternStaysOneRoutineForAllDays() throws {
     var builder = LogBuilder()
     for day in 0..<14 {

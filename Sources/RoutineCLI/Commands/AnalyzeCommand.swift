@@ -84,6 +84,7 @@ enum AnalyzeCommand: Command {
               ("earliest", .string(routine.earliest.description)),
               ("latest", .string(routine.latest.description)),
               ("spreadMinutes", .rounded(routine.spreadMinutes, places: 1)),
+              ("daysOfWeek", .array(routine.dayKind.weekdays.map { .integer($0) })),
             ])
           })
       ),
@@ -129,7 +130,7 @@ enum AnalyzeCommand: Command {
       let percent = Int((routine.confidence * 100).rounded())
       output.line(
         "  \(routine.time)  \(HelpFormatter.padded(routine.kind.name, to: nameWidth))  "
-          + "\(HelpFormatter.padded(routine.dayKind.rawValue, to: 8))  "
+          + "\(HelpFormatter.padded(routine.dayKind.label, to: 8))  "
           + "\(HelpFormatter.padded("\(percent)%", to: 4))  \(routine.reasoning)")
     }
     if !analysis.durations.isEmpty {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The days routines are learned from, worked out once per analysis and shared by every kind:
-/// which were observed, which are weekend days, and how much each weighs.
+/// which were observed, which day of the week each is, and how much each weighs.
 struct LearningDays: Sendable {
   /// The first day, as days since 1970.
   let first: Int
@@ -9,44 +9,40 @@ struct LearningDays: Sendable {
   let count: Int
   /// Whether the user was logging that day (see ``ObservedDays``).
   let isObserved: [Bool]
-  /// Whether the day is a Saturday or Sunday.
-  let isWeekend: [Bool]
+  /// `1 << weekday` (1 = Sunday ... 7 = Saturday) per day, to test against
+  /// ``DayKind/weekdayMask``.
+  private let weekdayBits: [UInt8]
   /// 2^(-age / half-life) for observed days (age from the newest observed day), else 0.
   let weights: [Double]
-  private let observedCounts: (all: Int, weekdays: Int, weekends: Int)
-  private let weightTotals: (all: Double, weekdays: Double, weekends: Double)
+  /// Observed days and their summed weights per weekday (index 1 = Sunday ... 7 = Saturday).
+  private let observedPerWeekday: [Int]
+  private let weightPerWeekday: [Double]
 
   init(_ observed: ObservedDays, halfLife: Double?) {
     let range = observed.range
     let first = range.lowerBound.daysSince1970
     let count = range.upperBound.daysSince1970 - first + 1
     let isObserved = (0..<count).map { observed.contains(LocalDate(daysSince1970: first + $0)) }
+    let weekdays = (0..<count).map { LocalDate(daysSince1970: first + $0).weekday }
     self.first = first
     self.count = count
     self.isObserved = isObserved
-    isWeekend = (0..<count).map { LocalDate(daysSince1970: first + $0).isWeekend }
+    weekdayBits = weekdays.map { UInt8(1) << $0 }
     // Age counts from the newest observed day: a log that stopped a while ago still has recent
     // evidence of its own.
     let newest = isObserved.lastIndex(of: true) ?? count - 1
     var weights = [Double](repeating: 0, count: count)
-    var weekdays = 0
-    var weekends = 0
-    var weekdayWeight = 0.0
-    var weekendWeight = 0.0
+    var observedPerWeekday = [Int](repeating: 0, count: 8)
+    var weightPerWeekday = [Double](repeating: 0, count: 8)
     for index in 0..<count where isObserved[index] {
       let weight = halfLife.map { pow(2, -Double(newest - index) / $0) } ?? 1
       weights[index] = weight
-      if isWeekend[index] {
-        weekends += 1
-        weekendWeight += weight
-      } else {
-        weekdays += 1
-        weekdayWeight += weight
-      }
+      observedPerWeekday[weekdays[index]] += 1
+      weightPerWeekday[weekdays[index]] += weight
     }
     self.weights = weights
-    observedCounts = (weekdays + weekends, weekdays, weekends)
-    weightTotals = (weekdayWeight + weekendWeight, weekdayWeight, weekendWeight)
+    self.observedPerWeekday = observedPerWeekday
+    self.weightPerWeekday = weightPerWeekday
   }
 
   /// The range of dates.
@@ -56,28 +52,16 @@ struct LearningDays: Sendable {
 
   /// Whether day `index` is of `dayKind`.
   func isDay(_ index: Int, of dayKind: DayKind) -> Bool {
-    switch dayKind {
-    case .all: true
-    case .weekdays: !isWeekend[index]
-    case .weekends: isWeekend[index]
-    }
+    dayKind.weekdayMask & weekdayBits[index] != 0
   }
 
   /// The summed weights of the observed days of `dayKind`.
   func totalWeight(of dayKind: DayKind) -> Double {
-    switch dayKind {
-    case .all: weightTotals.all
-    case .weekdays: weightTotals.weekdays
-    case .weekends: weightTotals.weekends
-    }
+    dayKind.weekdays.reduce(0) { $0 + weightPerWeekday[$1] }
   }
 
   /// Observed days of `dayKind`.
   func observedCount(of dayKind: DayKind) -> Int {
-    switch dayKind {
-    case .all: observedCounts.all
-    case .weekdays: observedCounts.weekdays
-    case .weekends: observedCounts.weekends
-    }
+    dayKind.weekdays.reduce(0) { $0 + observedPerWeekday[$1] }
   }
 }

@@ -69,21 +69,14 @@ public struct RoutineAnalyzer: Sendable {
     // kept[routine * dayCount + day]
     var kept = [Bool](repeating: false, count: dayCount * routines.count)
     let firstWeekday = LocalDate(daysSince1970: Int(firstDay)).weekday
-    let isWeekend = (0..<dayCount).map { day in
-      let weekday = (firstWeekday - 1 + day) % 7 + 1
-      return weekday == 1 || weekday == 7
-    }
+    let weekdayBits = (0..<dayCount).map { day in UInt8(1) << ((firstWeekday - 1 + day) % 7 + 1) }
     let shifts = routines.map { Int32(43_200 - $0.time.secondsSinceMidnight) }
     /// The routine day (as an index) and the signed offset from the routine's time.
     func deviation(_ index: Int, from routine: Int) -> (Int, Int)? {
       let (routineDay, position) = times.shifted(index, by: shifts[routine])
       let day = Int(routineDay - firstDay)
       guard day >= 0, day < dayCount else { return nil }
-      switch routines[routine].dayKind {
-      case .all: break
-      case .weekdays: if isWeekend[day] { return nil }
-      case .weekends: if !isWeekend[day] { return nil }
-      }
+      guard routines[routine].dayKind.weekdayMask & weekdayBits[day] != 0 else { return nil }
       return (day, Int(position) - 43_200)
     }
     // One pass: mark the days each routine kept, and remember the events that hit none.

@@ -3,10 +3,11 @@ import Foundation
 /// Learns the routines of one event kind from its occurrences over the learning days.
 ///
 /// The kind's times of day are first split into clusters (breakfast, lunch, dinner). For each
-/// cluster and for weekdays, weekends and all days it then finds the suggested time (the peak of
-/// the smoothed hit curve), counts the days with an event within the tolerance, and estimates the
-/// confidence from recency-weighted leave-one-day-out hits. Weekdays and weekends become separate
-/// routines when, together, they predict held-out days' events better than one routine does.
+/// cluster it chooses how to split the week (every day; weekdays and weekends; Sunday to Thursday
+/// and Friday and Saturday), whichever predicts held-out days' events best. For each kind of day
+/// in that split it then finds the suggested time (the peak of the smoothed hit curve), counts
+/// the days with an event within the tolerance, and estimates the confidence from
+/// recency-weighted leave-one-day-out hits.
 /// docs/analytics.md explains each step.
 struct RoutineLearner: Sendable {
   let configuration: AnalysisConfiguration
@@ -22,9 +23,6 @@ struct RoutineLearner: Sendable {
     /// Recency-weighted held-out hits and observed days: the confidence's evidence.
     var weightedHits: Double
     var weightedDays: Double
-    /// Leave-one-day-out log-likelihood of when (if at all) the event happened on each observed
-    /// day of this kind: the basis for choosing between one routine and two.
-    var logScore: Double
     var occurrences: Int
     var earliest: TimeOfDay
     var latest: TimeOfDay
@@ -64,22 +62,85 @@ struct RoutineLearner: Sendable {
     var routines: [Routine] = []
     for cluster in clusters {
       let peak = TimeOfDay(secondsSinceMidnight: cluster.peak * 60)
-      // Place the events once; weekdays and weekends are subsets of all days.
+      // Place the events once; every kind of day is a subset of all days.
       let everyDay = members(times, cluster, days, center: peak)
-      let candidates = DayKind.allCases.map { dayKind in
-        learn(dayKind, everyDay, times, cluster, days, center: peak)
-      }
-      let (all, weekdays, weekends) = (candidates[0], candidates[1], candidates[2])
-      func score(_ candidate: Candidate?, _ dayKind: DayKind) -> Double {
-        candidate?.logScore ?? absentScore(days: days.observedCount(of: dayKind))
-      }
-      let split = score(weekdays, .weekdays) + score(weekends, .weekends)
-      let chosen = split > score(all, .all) ? [weekdays, weekends] : [all]
-      for case let candidate? in chosen where isClaimed(candidate) {
-        routines.append(routine(kind, from: candidate))
+      for dayKind in split(everyDay, cluster, days, center: peak) {
+        if let candidate = learn(dayKind, everyDay, times, cluster, days, center: peak),
+          isClaimed(candidate)
+        {
+          routines.append(routine(kind, from: candidate))
+        }
       }
     }
     return routines
+  }
+
+  /// How to split the week for this cluster: the partition (see ``DayKind/partitions``) whose
+  /// day kinds, each learned separately, predict the held-out days best, judged by the summed
+  /// leave-one-day-out log-likelihood of when, if at all, the event happened. A split must be
+  /// strictly better than a simpler one to be chosen.
+  ///
+  /// The kernel width comes from the spread pooled over the partition's day kinds (each day's
+  /// distance from the median of its own kind of day). With two Fridays and Saturdays in a week,
+  /// a width from those two alone would be as narrow as they happen to lie, and a split that
+  /// merely groups a few close times would look like a better forecast than it is.
+  private func split(
+    _ members: Members, _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays,
+    center: TimeOfDay
+  ) -> [DayKind] {
+    let centre = arcStart(of: cluster, center: center) + cluster.length / 2
+    // Times a few minutes apart hit or miss the same reminders: differences well inside the
+    // tolerance must not decide the split, so no kernel is narrower than half of it.
+    let narrowest = Double(configuration.toleranceSeconds) / 120
+    // Each day's time (the event nearest the middle of the arc), counted by minute of the
+    // grouped day for every kind of day the day belongs to: histograms keep this linear in
+    // the days, which matters over decades.
+    let minutes = TimeOfDayClusters.minutesPerDay
+    let kinds = DayKind.allCases
+    var cells = [[Int]](repeating: [Int](repeating: 0, count: minutes), count: kinds.count)
+    var counts = [Int](repeating: 0, count: kinds.count)
+    for run in 0..<members.runCount {
+      var chosen: Int?
+      for index in members.runs[run]..<members.runs[run + 1] where members.inCluster[index] {
+        let minute = Int(members.positions[index]) / 60
+        if chosen == nil || abs(minute - centre) < abs(chosen! - centre) { chosen = minute }
+      }
+      guard let chosen else { continue }
+      let day = members.day(ofRun: run)
+      for (cell, dayKind) in kinds.enumerated() where days.isDay(day, of: dayKind) {
+        cells[cell][chosen] += 1
+        counts[cell] += 1
+      }
+    }
+    var best: (partition: [DayKind], score: Double)?
+    for partition in DayKind.partitions {
+      let indexes = partition.map { kinds.firstIndex(of: $0)! }
+      // Each day's distance from the median of its own kind of day, pooled.
+      var deviations = [Int](repeating: 0, count: minutes)
+      for cell in indexes {
+        let middle = histogramMedian(cells[cell], count: counts[cell])
+        for (minute, days) in cells[cell].enumerated() where days > 0 {
+          deviations[min(Int(abs(Double(minute) - middle).rounded()), minutes - 1)] += days
+        }
+      }
+      let scale = 1.4826 * histogramMedian(deviations, count: indexes.reduce(0) { $0 + counts[$1] })
+      let score = indexes.reduce(0.0) { total, cell in
+        let width = 0.9 * scale * pow(Double(max(counts[cell], 1)), -0.2)
+        return total
+          + leaveOneOutLogScore(
+            histogram: cells[cell], withEvent: counts[cell],
+            observedDays: days.observedCount(of: kinds[cell]),
+            bandwidth: min(max(width, narrowest), 60), arcLength: cluster.length)
+      }
+      if best == nil || score > best!.score { best = (partition, score) }
+    }
+    return best?.partition ?? [.all]
+  }
+
+  /// The first minute of `cluster`'s arc on the day grouped around `center` (whose noon, minute
+  /// 720, is `center`).
+  private func arcStart(of cluster: TimeOfDayClusters.Cluster, center: TimeOfDay) -> Int {
+    720 - floorMod(center.secondsSinceMidnight / 60 - cluster.start, 1440)
   }
 
   /// The candidate for `dayKind` from `members` (grouped around `center`), re-grouped around its
@@ -188,7 +249,7 @@ struct RoutineLearner: Sendable {
     }
     guard clusterDays > 0 else { return nil }
     // The arc, in minutes of the grouped day: the centre sits at minute 720, inside the arc.
-    let arcStart = 720 - floorMod(center.secondsSinceMidnight / 60 - cluster.start, 1440)
+    let arcStart = arcStart(of: cluster, center: center)
     var curve = HitCurve(
       histogram: histogram,
       bandwidth: HitCurve.bandwidth(histogram: clusterHistogram, days: clusterDays),
@@ -244,9 +305,6 @@ struct RoutineLearner: Sendable {
       eventsPerDay: Double(count) / Double(max(observed, 1)),
       weightedHits: weightedHits,
       weightedDays: days.totalWeight(of: dayKind),
-      logScore: leaveOneOutLogScore(
-        members, runs: runs, observedDays: observed, arcLength: cluster.length,
-        centre: arcStart + cluster.length / 2),
       occurrences: occurrencesNear,
       earliest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : earliest)),
       latest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : latest)),
@@ -268,32 +326,19 @@ struct RoutineLearner: Sendable {
     return pValue * windows <= configuration.significanceLevel
   }
 
-  /// The leave-one-day-out log-likelihood of the cluster's events on `observedDays` days: each
-  /// held-out day is predicted from the other n - 1 by the probability that the event happens at
-  /// all, (k + 1) / (n + 1) when k of them had it, and, when it did, the density of its time: a
-  /// Gaussian kernel density of the other days' times (Silverman's bandwidth, at least 5
-  /// minutes), mixed with 10% uniform over the arc so that one odd day cannot dominate. A proper
-  /// score on an outcome both models share: which would have predicted the held-out days best.
-  /// `runs` are the runs (days) of `members` to score.
+  /// The leave-one-day-out log-likelihood of a cluster's events on `observedDays` days, given
+  /// the event's time on each of the `withEvent` days that had it (`histogram`, days per minute
+  /// of the grouped day): each
+  /// held-out day is predicted from the other n - 1 by the probability that the event happens
+  /// at all, (k + 1) / (n + 1) when k of them had it, and, when it did, the density of its time:
+  /// a Gaussian kernel density of the other days' times with width `bandwidth` (minutes), mixed
+  /// with 10% uniform over the arc so that one odd day cannot dominate. A proper score on an
+  /// outcome every split of the week shares: which would have predicted the held-out days best.
   private func leaveOneOutLogScore(
-    _ members: Members, runs: [Int], observedDays: Int, arcLength: Int, centre: Int
+    histogram: [Int], withEvent: Int, observedDays: Int, bandwidth: Double, arcLength: Int
   ) -> Double {
     guard observedDays > 0 else { return 0 }
-    // One time per day: the event nearest the middle of the arc.
-    var times: [Int] = []
-    for run in runs {
-      var chosen: Int?
-      for index in members.runs[run]..<members.runs[run + 1] where members.inCluster[index] {
-        let minute = Int(members.positions[index]) / 60
-        if chosen == nil || abs(minute - centre) < abs(chosen! - centre) { chosen = minute }
-      }
-      if let chosen { times.append(chosen) }
-    }
-    let withEvent = times.count
     let n = Double(observedDays)
-    var histogram = [Int](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
-    for time in times { histogram[time] += 1 }
-    let bandwidth = max(HitCurve.bandwidth(histogram: histogram, days: withEvent), 5)
     let radius = Int((4 * bandwidth).rounded(.up))
     let kernel = (-radius...radius).map { offset in
       exp(-0.5 * Double(offset * offset) / (bandwidth * bandwidth))
@@ -319,12 +364,6 @@ struct RoutineLearner: Sendable {
     let missing = Double(observedDays - withEvent)
     if missing > 0 { score += missing * log(missing / (n + 1)) }
     return score
-  }
-
-  /// The score of `days` held-out days that all lacked the event (see
-  /// ``leaveOneOutLogScore(_:runs:observedDays:arcLength:centre:)``).
-  private func absentScore(days: Int) -> Double {
-    days > 0 ? Double(days) * log(Double(days) / Double(days + 1)) : 0
   }
 
   private func routine(_ kind: EventKind, from candidate: Candidate) -> Routine {
@@ -360,6 +399,22 @@ func medianMinute(_ histogram: [Int], count: Int) -> Double {
   for (minute, values) in histogram.enumerated() {
     seen += values
     if 2 * seen >= count { return Double(minute) + 0.5 }
+  }
+  return Double(histogram.count - 1)
+}
+
+/// The median of values given as a histogram of `count` values by whole minute (the mean of
+/// the two middle values for an even count; 0 for none).
+func histogramMedian(_ histogram: [Int], count: Int) -> Double {
+  guard count > 0 else { return 0 }
+  let lower = (count - 1) / 2
+  let upper = count / 2
+  var seen = 0
+  var low: Int?
+  for (minute, values) in histogram.enumerated() where values > 0 {
+    seen += values
+    if low == nil, seen > lower { low = minute }
+    if seen > upper { return (Double(low!) + Double(minute)) / 2 }
   }
   return Double(histogram.count - 1)
 }

@@ -24,8 +24,8 @@ enum Wording {
     let when =
       earliest.description == latest.description
       ? "at \(format(earliest))" : "between \(format(earliest)) and \(format(latest))"
-    let noun = observed == 1 ? String(dayKind.noun.dropLast()) : dayKind.noun
-    return "You \(pastTense(kind)) \(when) on \(matched) of the last \(observed) \(noun)."
+    return "You \(pastTense(kind)) \(when) on \(matched) of the last \(observed) "
+      + "\(dayKind.noun(count: observed))."
   }
 
   /// "You woke up at 05:30, 105 minutes earlier than your usual 07:15."
