@@ -328,12 +328,12 @@ struct RoutineLearner: Sendable {
 
   /// The leave-one-day-out log-likelihood of a cluster's events on `observedDays` days, given
   /// the event's time on each of the `withEvent` days that had it (`histogram`, days per minute
-  /// of the grouped day): each
-  /// held-out day is predicted from the other n - 1 by the probability that the event happens
-  /// at all, (k + 1) / (n + 1) when k of them had it, and, when it did, the density of its time:
-  /// a Gaussian kernel density of the other days' times with width `bandwidth` (minutes), mixed
-  /// with 10% uniform over the arc so that one odd day cannot dominate. A proper score on an
-  /// outcome every split of the week shares: which would have predicted the held-out days best.
+  /// of the grouped day): each held-out day is predicted from the other n - 1 by the probability
+  /// that the event happens at all, (k + 1) / (n + 1) when k of them had it, and, when it did,
+  /// the density of its time: a Gaussian kernel density of the other days' times with width
+  /// `bandwidth` (minutes), mixed with 10% uniform over the arc so that one odd day cannot
+  /// dominate. A proper score on an outcome every split of the week shares: which would have
+  /// predicted the held-out days best.
   private func leaveOneOutLogScore(
     histogram: [Int], withEvent: Int, observedDays: Int, bandwidth: Double, arcLength: Int
   ) -> Double {
@@ -391,32 +391,30 @@ struct RoutineLearner: Sendable {
   }
 }
 
+/// The value at `index` (from 0) of the sorted values a histogram counts by whole minute.
+func minute(ofValue index: Int, in histogram: [Int]) -> Int {
+  var seen = 0
+  for (minute, values) in histogram.enumerated() {
+    seen += values
+    if seen > index { return minute }
+  }
+  return histogram.count - 1
+}
+
 /// The median of values given as a histogram of `count` values by whole minute (the middle of
 /// the minute, so that a spread of a few seconds is not zero).
 func medianMinute(_ histogram: [Int], count: Int) -> Double {
   guard count > 0 else { return 0 }
-  var seen = 0
-  for (minute, values) in histogram.enumerated() {
-    seen += values
-    if 2 * seen >= count { return Double(minute) + 0.5 }
-  }
-  return Double(histogram.count - 1)
+  return Double(minute(ofValue: (count - 1) / 2, in: histogram)) + 0.5
 }
 
 /// The median of values given as a histogram of `count` values by whole minute (the mean of
 /// the two middle values for an even count; 0 for none).
 func histogramMedian(_ histogram: [Int], count: Int) -> Double {
   guard count > 0 else { return 0 }
-  let lower = (count - 1) / 2
-  let upper = count / 2
-  var seen = 0
-  var low: Int?
-  for (minute, values) in histogram.enumerated() where values > 0 {
-    seen += values
-    if low == nil, seen > lower { low = minute }
-    if seen > upper { return (Double(low!) + Double(minute)) / 2 }
-  }
-  return Double(histogram.count - 1)
+  let low = minute(ofValue: (count - 1) / 2, in: histogram)
+  let high = minute(ofValue: count / 2, in: histogram)
+  return Double(low + high) / 2
 }
 
 /// The median of non-negative numbers (0 for none).
