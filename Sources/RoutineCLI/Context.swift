@@ -11,22 +11,30 @@ public struct ProcessEnvironment: Sendable {
   /// The system's time zone, used when neither `--tz` nor `TZ` name one (read only when needed:
   /// loading zone data is a noticeable part of a short command's start-up).
   public var systemTimeZone: @Sendable () -> TimeZone
+  /// Whether standard input is a terminal (a question can be asked there).
+  public var isInteractive: Bool
+  /// Reads one line from standard input (the answer to a question), or `nil` at its end.
+  public var readLine: @Sendable () -> String?
 
   /// An environment.
   public init(
     variables: [String: String], clock: @escaping @Sendable () -> Date,
-    systemTimeZone: @escaping @Sendable () -> TimeZone
+    systemTimeZone: @escaping @Sendable () -> TimeZone, isInteractive: Bool = false,
+    readLine: @escaping @Sendable () -> String? = { nil }
   ) {
     self.variables = variables
     self.clock = clock
     self.systemTimeZone = systemTimeZone
+    self.isInteractive = isInteractive
+    self.readLine = readLine
   }
 
   /// The real process environment.
   public static var current: ProcessEnvironment {
     ProcessEnvironment(
       variables: ProcessInfo.processInfo.environment, clock: { Date() },
-      systemTimeZone: { TimeZone.current })
+      systemTimeZone: { TimeZone.current }, isInteractive: isatty(0) == 1,
+      readLine: { Swift.readLine() })
   }
 }
 
@@ -48,6 +56,11 @@ final class Context {
   /// Whether `--json` was given.
   var isJSON: Bool { arguments.flag("json") }
 
+  /// The command's name, for usage errors.
+  var command: String? { arguments.command }
+
+  // MARK: Time
+
   /// The moment of this invocation: `--now`, else `$ROUTINE_NOW`, else the clock.
   lazy var now: Result<Date, UsageError> = {
     let (text, source) =
@@ -61,36 +74,65 @@ final class Context {
     return .success(timestamp.date)
   }()
 
-  /// The user's time zone: `--tz`, else `$TZ`, else the system's.
-  lazy var timeZone: Result<TimeZone, UsageError> = {
-    if let name = arguments.value("tz") {
-      guard let zone = TimeZone(identifier: name) else {
-        return .failure(
-          UsageError("--tz: unknown time zone '\(name)'; expected an IANA name like Europe/Berlin"))
-      }
-      return .success(zone)
-    }
-    if var name = environment.variables["TZ"], !name.isEmpty {
-      if name.hasPrefix(":") { name.removeFirst() }
-      if let zone = TimeZone(identifier: name) { return .success(zone) }
-      if name.hasPrefix("/"), let range = name.range(of: "zoneinfo/"),
-        let zone = TimeZone(identifier: String(name[range.upperBound...]))
-      {
-        return .success(zone)
-      }
-    }
-    return .success(environment.systemTimeZone())
-  }()
-
   /// `now` or a usage error.
   func requireNow() throws(UsageError) -> Date { try now.get() }
 
-  /// The zone or a usage error.
-  func requireTimeZone() throws(UsageError) -> TimeZone { try timeZone.get() }
+  /// `now` in whole seconds since 1970.
+  func nowSeconds() throws(UsageError) -> Int64 {
+    Int64(try requireNow().timeIntervalSince1970.rounded(.down))
+  }
 
-  /// A Gregorian calendar in the user's zone.
-  func calendar() throws(UsageError) -> Calendar {
-    calendar(in: try requireTimeZone())
+  /// The zone `--tz` names, if given (an unknown name is a usage error).
+  lazy var optionZone: Result<TimeZone?, UsageError> = {
+    guard let name = arguments.value("tz") else { return .success(nil) }
+    guard let zone = ZoneNames.zone(named: name) else {
+      return .failure(UsageError(ZoneNames.unknown(name, source: "--tz"), command: command))
+    }
+    return .success(zone)
+  }()
+
+  /// The zone when no store says: `--tz`, else `$TZ`, else the system's. An unknown name in
+  /// either is a usage error, never a silent fall back to UTC.
+  lazy var environmentTimeZone: Result<TimeZone, UsageError> = {
+    switch optionZone {
+    case .failure(let error): return .failure(error)
+    case .success(let zone?): return .success(zone)
+    case .success(nil): break
+    }
+    guard var name = environment.variables["TZ"], !name.isEmpty else {
+      return .success(environment.systemTimeZone())
+    }
+    // glibc reads "TZ=:Europe/Berlin" and "TZ=/usr/share/zoneinfo/Europe/Berlin" too.
+    if name.hasPrefix(":") { name.removeFirst() }
+    if name == "/etc/localtime" { return .success(environment.systemTimeZone()) }
+    if name.hasPrefix("/"), let range = name.range(of: "zoneinfo/") {
+      name = String(name[range.upperBound...])
+    }
+    guard let zone = ZoneNames.zone(named: name) else {
+      let original = environment.variables["TZ"] ?? name
+      return .failure(
+        UsageError(
+          ZoneNames.unknown(original, source: "TZ") + "; fix or unset TZ, or pass --tz ZONE"))
+    }
+    return .success(zone)
+  }()
+
+  /// The user's zone: the zone in the store's settings, else `--tz`, else `$TZ`, else the
+  /// system's (docs/time.md). The one rule every command that uses a store follows; says once
+  /// when a different `--tz` is overridden.
+  func userTimeZone(_ settings: PlannerSettings) throws(UsageError) -> TimeZone {
+    guard let name = settings.timeZone else { return try environmentTimeZone.get() }
+    guard let zone = ZoneNames.zone(named: name) else {
+      warnOnce(
+        "the time zone '\(name)' in the settings is unknown here; using --tz, $TZ or the system's")
+      return try environmentTimeZone.get()
+    }
+    if let option = try optionZone.get(), option.identifier != zone.identifier {
+      warnOnce(
+        "--tz \(option.identifier) ignored: the settings say \(zone.identifier) (change it with 'routine settings --time-zone')"
+      )
+    }
+    return zone
   }
 
   /// A Gregorian calendar in `zone`.
@@ -100,25 +142,11 @@ final class Context {
     return calendar
   }
 
-  /// The user's zone for commands that use the store: the zone in the settings, else `--tz`,
-  /// else `$TZ`, else the system's (the order of docs/time.md). Says so when `--tz` is overridden.
-  func userTimeZone(_ settings: PlannerSettings) throws(UsageError) -> TimeZone {
-    guard let name = settings.timeZone else { return try requireTimeZone() }
-    guard let zone = TimeZone(identifier: name) else {
-      warn("the time zone '\(name)' in the settings is unknown; using --tz, $TZ or the system's")
-      return try requireTimeZone()
-    }
-    if let option = arguments.value("tz"), option != name {
-      warn(
-        "--tz \(option) ignored: the settings say \(name) (change it with 'routine settings --time-zone')"
-      )
-    }
-    return zone
-  }
+  // MARK: Locale
 
-  /// The locale for times in messages: `LC_ALL`, else `LC_TIME`, else `LANG` (`en_US.UTF-8` is
-  /// `en_US`); `nil` for the C/POSIX locale or none, meaning 24-hour `HH:MM`.
-  var messageLocale: Locale? {
+  /// The locale the environment names: `LC_ALL`, else `LC_TIME`, else `LANG`, without encoding
+  /// and modifier (`en_US.UTF-8` is `en_US`); `C` when none does.
+  var environmentLocale: String {
     let variables = environment.variables
     let value =
       [variables["LC_ALL"], variables["LC_TIME"], variables["LANG"]].compactMap { $0 }
@@ -126,23 +154,117 @@ final class Context {
     let name =
       value.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(
         String.init) ?? ""
-    guard !name.isEmpty, name != "C", name != "POSIX" else { return nil }
-    return Locale(identifier: name)
+    return name.isEmpty ? "C" : name
   }
 
-  /// Opens the store named by `--store` or the environment.
-  func openStore() throws -> EventStore {
+  /// The clock reminder texts use: from the locale in the settings, else the environment's.
+  func clockStyle(_ settings: PlannerSettings) -> ClockStyle {
+    ClockStyle(localeIdentifier: settings.locale ?? environmentLocale)
+  }
+
+  // MARK: Store
+
+  /// The store's path: `--store`, else `$ROUTINE_STORE`, else the XDG location.
+  func storePath() throws -> String {
+    if let option = arguments.value("store"), option.isEmpty {
+      throw UsageError("--store: expected the path of a store file, found an empty value")
+    }
     guard
       let path = StoreLocation.resolve(
         option: arguments.value("store"), environment: environment.variables)
     else { throw StoreError.noLocation }
-    return try EventStore(path: path)
+    return path
   }
+
+  /// Opens the store, creating it when missing. The first time a store is opened to be written,
+  /// the environment's locale is recorded in its settings (docs/planner.md): later runs under
+  /// another `LANG` (a cron job) word reminders the same way.
+  func openStore() throws -> EventStore {
+    let store = try EventStore(path: try storePath(), creating: true)
+    if try store.settings().locale == nil {
+      _ = try store.updateSettings { settings in
+        if settings.locale == nil { settings.locale = environmentLocale }
+      }
+    }
+    return store
+  }
+
+  /// Opens the store if it exists; `nil` when it does not (commands that only read never create
+  /// a store).
+  func openExistingStore() throws -> EventStore? {
+    do {
+      return try EventStore(path: try storePath(), creating: false)
+    } catch StoreError.missing {
+      return nil
+    }
+  }
+
+  /// Runs `body` in one write transaction of the store (created when missing), with the settings
+  /// read inside it and the user's zone resolved from them.
+  func writing<T>(_ body: (EventStore, PlannerSettings, TimeZone) throws -> T) throws -> T {
+    // Without a store, the zone comes from --tz, $TZ or the system: an invalid one must fail
+    // before a store is created.
+    if try openExistingStore() == nil { _ = try userTimeZone(PlannerSettings()) }
+    let store = try openStore()
+    return try store.write {
+      let settings = try store.settings()
+      let zone = try userTimeZone(settings)
+      return try body(store, settings, zone)
+    }
+  }
+
+  /// Runs `body` on one snapshot of the store, with its settings and the user's zone; the store is
+  /// `nil` (and the settings the defaults) when there is none yet.
+  func reading<T>(_ body: (EventStore?, PlannerSettings, TimeZone) throws -> T) throws -> T {
+    guard let store = try openExistingStore() else {
+      let settings = PlannerSettings()
+      let zone = try userTimeZone(settings)
+      return try body(nil, settings, zone)
+    }
+    return try store.read {
+      let settings = try store.settings()
+      let zone = try userTimeZone(settings)
+      return try body(store, settings, zone)
+    }
+  }
+
+  /// `path` for display: under the home directory as `~/...`.
+  func displayPath(_ path: String) -> String {
+    guard let home = environment.variables["HOME"], home.count > 1, path.hasPrefix(home + "/")
+    else { return path }
+    return "~" + path.dropFirst(home.count)
+  }
+
+  // MARK: Messages
 
   /// Prints a warning on stderr.
   func warn(_ message: String) {
-    errors.line("warning: \(message)")
+    errors.line("warning: \(TerminalText.escaped(message))")
   }
+
+  private var warned = Set<String>()
+
+  /// Prints a warning once per invocation.
+  func warnOnce(_ message: String) {
+    guard warned.insert(message).inserted else { return }
+    warn(message)
+  }
+
+  /// Asks `question` on a terminal and returns whether the answer is yes. Without a terminal
+  /// (and without `--yes`), refuses with a usage error that names `--yes`.
+  func confirm(_ question: String) throws -> Bool {
+    if arguments.flag("yes") { return true }
+    guard environment.isInteractive else {
+      throw UsageError(
+        "\(question) Standard input is not a terminal: add --yes to confirm", command: command)
+    }
+    errors.write("\(TerminalText.escaped(question)) [y/N] ")
+    errors.flush()
+    let answer = environment.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+    return answer == "y" || answer == "yes"
+  }
+
+  // MARK: Options
 
   /// A positive integer option, or its default.
   func positiveInteger(_ name: String, default value: Int, maximum: Int = 1_000_000)
@@ -152,7 +274,7 @@ final class Context {
     guard let number = Int(text), number > 0, number <= maximum else {
       throw UsageError(
         "--\(name): expected a whole number from 1 to \(maximum), found '\(text)'",
-        command: arguments.command)
+        command: command)
     }
     return number
   }
@@ -161,9 +283,20 @@ final class Context {
   func fileFormat() throws(UsageError) -> EventFileFormat? {
     guard let text = arguments.value("format") else { return nil }
     guard let format = EventFileFormat(rawValue: text.lowercased()) else {
-      throw UsageError(
-        "--format: expected csv or jsonl, found '\(text)'", command: arguments.command)
+      throw UsageError("--format: expected csv or jsonl, found '\(text)'", command: command)
     }
     return format
+  }
+
+  /// The zone local timestamps in files are read in: `--assume-zone`, else `--tz` (given on the
+  /// command line); `nil` when neither is, and such timestamps are rejected.
+  func assumedZone() throws(UsageError) -> TimeZone? {
+    if let name = arguments.value("assume-zone") {
+      guard let zone = ZoneNames.zone(named: name) else {
+        throw UsageError(ZoneNames.unknown(name, source: "--assume-zone"), command: command)
+      }
+      return zone
+    }
+    return try optionZone.get()
   }
 }

@@ -1,12 +1,15 @@
 import RoutineCore
 import RoutineStore
 
-/// Turns any error into the sentence printed after `error: ` and the exit status.
+/// Turns any error into the sentence printed after `error: ` and the exit status (the table in
+/// docs/cli.md).
 enum ErrorReport {
   static func describe(_ error: any Error) -> (ExitCode, String) {
     switch error {
     case let error as UsageError:
       return (.usage, error.message)
+    case let error as CommandError:
+      return (error.code, error.message)
     case let error as FormatError:
       return (.dataError, error.description)
     case let error as FileError:
@@ -15,18 +18,38 @@ enum ErrorReport {
       case .readFailed, .writeFailed: return (.ioError, error.description)
       }
     case let error as StoreError:
-      switch error {
-      case .database(let sqlite, _):
-        if sqlite.isBusy { return (.temporaryFailure, error.description) }
-        if sqlite.isCorrupt { return (.dataError, error.description) }
-        if sqlite.isIOError { return (.ioError, error.description) }
-        return (.failure, error.description)
-      case .cannotCreateDirectory: return (.ioError, error.description)
-      case .newerVersion: return (.dataError, error.description)
-      case .noLocation: return (.usage, error.description)
-      }
+      return (code(for: error), error.description)
     default:
       return (.failure, "\(error)")
     }
   }
+
+  private static func code(for error: StoreError) -> ExitCode {
+    switch error {
+    case .database(let sqlite, _):
+      if sqlite.isBusy { return .temporaryFailure }
+      if sqlite.isCorrupt { return .dataError }
+      if sqlite.isIOError { return .ioError }
+      return .failure
+    case .cannotCreateDirectory, .cannotCreateFile, .isDirectory: return .ioError
+    case .newerVersion, .foreign, .notADatabase, .damaged: return .dataError
+    case .noLocation: return .usage
+    case .missing: return .noInput
+    }
+  }
+}
+
+/// A failure a command reports with its own exit status and sentence.
+struct CommandError: Error, CustomStringConvertible {
+  /// The exit status.
+  var code: ExitCode
+  /// The sentence.
+  var message: String
+
+  init(_ code: ExitCode, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  var description: String { message }
 }

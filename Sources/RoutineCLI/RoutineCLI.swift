@@ -5,78 +5,103 @@ import RoutineStore
 /// The `routine` command line: parses, dispatches, and maps errors to exit statuses.
 public enum RoutineCLI {
   /// The version printed by `routine --version`.
-  public static let version = "0.1.0"
+  public static let version = "0.2.0"
 
+  /// Every command, subcommands included; the top-level ones are listed in this order.
   static let commands: [any Command.Type] = [
-    LogCommand.self, ImportCommand.self, EventsCommand.self, AnalyzeCommand.self,
+    LogCommand.self, UndoCommand.self, ImportCommand.self, EventsCommand.self,
+    EventsDeleteCommand.self, KindsCommand.self, KindsRenameCommand.self, AnalyzeCommand.self,
     BacktestCommand.self, PlanCommand.self, PendingCommand.self, AgendaCommand.self,
     ClearCommand.self, SettingsCommand.self, SampleCommand.self, HelpCommand.self,
   ]
 
   /// The parser for every command.
-  public static let parser = ArgumentParser(commands: commands.map { $0.spec })
+  public static let parser = ArgumentParser(
+    commands: commands.map { $0.spec }.filter { !$0.name.contains(" ") })
 
   /// Runs one invocation and returns its exit status. `arguments` exclude the program name.
   public static func run(
     _ arguments: [String], environment: ProcessEnvironment, output: Output, errors: Output
   ) -> Int32 {
-    defer {
-      output.flush()
-      errors.flush()
+    defer { errors.flush() }
+    let status = dispatch(arguments, environment: environment, output: output, errors: errors)
+    output.flush()
+    // A result that could not be written is a failure, whatever the command thought.
+    if let failure = output.failure {
+      errors.line("error: cannot write the output: \(failure)")
+      return ExitCode.ioError.rawValue
     }
+    return status.rawValue
+  }
+
+  private static func dispatch(
+    _ arguments: [String], environment: ProcessEnvironment, output: Output, errors: Output
+  ) -> ExitCode {
     let parsed: ParsedArguments
     do {
       parsed = try parser.parse(arguments)
     } catch {
-      errors.line("error: \(error.message)")
-      if let name = error.command, let spec = parser.command(named: name) {
-        errors.line("usage: \(spec.usage)")
-      }
-      return ExitCode.usage.rawValue
+      report(error.message, usageOf: error.command, to: errors)
+      return .usage
+    }
+    if parsed.flag("version") {
+      output.line("routine \(version)")
+      return .ok
     }
     guard let name = parsed.command, let command = commands.first(where: { $0.spec.name == name })
     else {
       if parsed.flag("help") {
         output.write(HelpFormatter.overview(parser.commands))
-        return ExitCode.ok.rawValue
+        return .ok
       }
       errors.write(HelpFormatter.overview(parser.commands))
-      return ExitCode.usage.rawValue
+      return .usage
     }
     if parsed.flag("help") {
       output.write(HelpFormatter.help(for: command.spec))
-      return ExitCode.ok.rawValue
+      return .ok
     }
     let context = Context(
       arguments: parsed, environment: environment, output: output, errors: errors)
     do {
-      return try command.run(context).rawValue
+      return try command.run(context)
     } catch {
       let (code, message) = ErrorReport.describe(error)
-      errors.line("error: \(message)")
-      if let usage = error as? UsageError, let name = usage.command ?? parsed.command,
-        let spec = parser.command(named: name)
-      {
-        errors.line("usage: \(spec.usage)")
-      }
-      return code.rawValue
+      report(message, usageOf: (error as? UsageError).map { $0.command ?? name }, to: errors)
+      return code
+    }
+  }
+
+  /// Prints `error: message` (escaped: it may quote a file name or an event name) and, for a
+  /// usage error, the command's usage line.
+  private static func report(_ message: String, usageOf command: String?, to errors: Output) {
+    errors.line("error: \(TerminalText.escaped(message))")
+    if let command, let spec = parser.command(named: command) {
+      errors.line("usage: \(spec.usage)")
     }
   }
 }
 
-/// `routine help [COMMAND]`
+/// `routine help [COMMAND...]`
 enum HelpCommand: Command {
   static let spec = CommandSpec(
     name: "help", summary: "Show help for routine or for one command.",
-    arguments: [ArgumentSpec("COMMAND", "The command to explain.", required: false)], globals: [])
+    arguments: [
+      ArgumentSpec(
+        "COMMAND", "The command to explain (with its subcommand: 'events delete').",
+        required: false, repeatable: true)
+    ], globals: [])
 
   static func run(_ context: Context) throws -> ExitCode {
-    guard let name = context.arguments.arguments.first else {
+    guard !context.arguments.arguments.isEmpty else {
       context.output.write(HelpFormatter.overview(RoutineCLI.parser.commands))
       return .ok
     }
+    let name = context.arguments.arguments.joined(separator: " ")
     guard let command = RoutineCLI.parser.command(named: name) else {
-      throw UsageError("unknown command '\(name)'; see 'routine help'")
+      let names = RoutineCLI.parser.commands.flatMap(\.allCommands).map(\.name)
+      let hint = Suggestion.clause(for: name, among: names)
+      throw UsageError("unknown command '\(name)'\(hint.isEmpty ? "; see 'routine help'" : hint)")
     }
     context.output.write(HelpFormatter.help(for: command))
     return .ok

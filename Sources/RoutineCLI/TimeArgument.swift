@@ -3,59 +3,94 @@ import RoutineCore
 
 /// Times typed on the command line.
 enum TimeArgument {
+  /// What a bare time of day (`07:05`) means.
+  enum TimeOfDayMeaning {
+    /// The latest such wall-clock time at or before now (`log --at`: something that happened).
+    case latestPast
+    /// That time today (`--from`, `--to`).
+    case today
+  }
+
   /// Parses the value of option `option`:
   /// - ISO 8601 with an offset (`2026-04-20T07:05+02:00`): exactly that, offset kept;
-  /// - a local date and time without offset (`2026-04-20T07:05`, `2026-04-20 07:05`), or a local
-  ///   date (`2026-04-20`, midnight): in the user's zone, through the time rules;
-  /// - `HH:MM`, when `allowsTimeOfDay`: the latest such wall-clock time at or before `now`.
+  /// - a local date, with or without a time (`2026-04-20`, `2026-04-20 07:05`, `2026-04-20T7:05`):
+  ///   in the user's zone, through the time rules; a date alone is its midnight;
+  /// - `today`, `yesterday` or `tomorrow`, with or without a time (`yesterday 23:10`);
+  /// - a time of day, `H:MM` or `HH:MM[:SS]`, meaning `timeOfDay` decides.
   static func parse(
-    _ text: String, option: String, now: Date, zone: TimeZone, allowsTimeOfDay: Bool,
-    command: String
+    _ text: String, option: String, now: Date, zone: TimeZone, timeOfDay: TimeOfDayMeaning,
+    command: String?
   ) throws(UsageError) -> Timestamp {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if let timestamp = Timestamp(iso8601: trimmed) { return timestamp }
-    if allowsTimeOfDay, let time = TimeOfDay(parsing: trimmed) {
-      let nowInstant = Int64(now.timeIntervalSince1970.rounded(.down))
-      let today = WallClock.localDate(at: nowInstant, in: zone)
+    let nowInstant = Int64(now.timeIntervalSince1970.rounded(.down))
+    let today = WallClock.localDate(at: nowInstant, in: zone)
+    if let time = TimeArgument.time(trimmed) {
       var instant = WallClock.instant(on: today, at: time, in: zone)
-      if instant > nowInstant {
+      if timeOfDay == .latestPast, instant > nowInstant {
         instant = WallClock.instant(on: today.adding(days: -1), at: time, in: zone)
       }
-      return timestamp(instant, zone)
+      return stamp(instant, zone)
     }
-    if let (date, time) = localDateTime(trimmed) {
-      return timestamp(WallClock.instant(on: date, at: time, in: zone), zone)
+    // "2026-04-20 07:05", "2026-04-20T07:05", "yesterday 23:10": a day, then maybe a time.
+    var head = trimmed
+    var tail: String?
+    if let space = trimmed.firstIndex(of: " ") {
+      head = String(trimmed[..<space])
+      tail = trimmed[space...].trimmingCharacters(in: .whitespaces)
+    } else if let separator = trimmed.firstIndex(where: { $0 == "T" || $0 == "t" }),
+      trimmed.first?.isNumber == true
+    {
+      head = String(trimmed[..<separator])
+      tail = String(trimmed[trimmed.index(after: separator)...])
     }
-    let forms =
-      allowsTimeOfDay
-      ? "an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time (2026-04-20 07:05) or HH:MM"
-      : "an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time (2026-04-20 07:05) or a date (2026-04-20)"
-    throw UsageError("--\(option): expected \(forms), found '\(text)'", command: command)
+    let day: LocalDate?
+    switch head.lowercased() {
+    case "today": day = today
+    case "yesterday": day = today.adding(days: -1)
+    case "tomorrow": day = today.adding(days: 1)
+    default: day = date(head)
+    }
+    if let day {
+      guard let tail else {
+        let midnight = TimeOfDay(secondsSinceMidnight: 0)
+        return stamp(WallClock.instant(on: day, at: midnight, in: zone), zone)
+      }
+      if let time = TimeArgument.time(tail) {
+        return stamp(WallClock.instant(on: day, at: time, in: zone), zone)
+      }
+    }
+    throw UsageError(
+      "--\(option): expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time "
+        + "(2026-04-20 07:05), a date, today, yesterday, or a time (07:05), found '\(text)'",
+      command: command)
   }
 
-  private static func timestamp(_ instant: Int64, _ zone: TimeZone) -> Timestamp {
+  /// The instant with the zone's offset.
+  static func stamp(_ instant: Int64, _ zone: TimeZone) -> Timestamp {
     Timestamp(
       secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
   }
 
-  /// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` or `YYYY-MM-DD HH:MM[:SS]`.
-  private static func localDateTime(_ text: String) -> (LocalDate, TimeOfDay)? {
-    let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " }).map(String.init)
-    guard parts.count == 1 || parts.count == 2 else { return nil }
-    let dateParts = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-    guard dateParts.count == 3, dateParts[0].count == 4, dateParts[1].count == 2,
-      dateParts[2].count == 2,
-      let year = Int(dateParts[0]), let month = Int(dateParts[1]), let day = Int(dateParts[2]),
-      let date = LocalDate(year: year, month: month, day: day)
+  /// `H:MM`, `HH:MM`, `H:MM:SS` or `HH:MM:SS` on a 24-hour clock.
+  static func time(_ text: String) -> TimeOfDay? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2 || parts.count == 3, (1...2).contains(parts[0].count),
+      parts.dropFirst().allSatisfy({ $0.count == 2 }),
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+      let hour = Int(parts[0]), let minute = Int(parts[1])
     else { return nil }
-    guard parts.count == 2 else { return (date, TimeOfDay(secondsSinceMidnight: 0)) }
-    let timeParts = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-    guard timeParts.count == 2 || timeParts.count == 3, timeParts.allSatisfy({ $0.count == 2 }),
-      let hour = Int(timeParts[0]), let minute = Int(timeParts[1]),
-      let time = TimeOfDay(
-        hour: hour, minute: minute, second: timeParts.count == 3 ? Int(timeParts[2]) ?? -1 : 0)
+    let second = parts.count == 3 ? Int(parts[2]) ?? -1 : 0
+    return TimeOfDay(hour: hour, minute: minute, second: second)
+  }
+
+  /// `YYYY-MM-DD`.
+  static func date(_ text: String) -> LocalDate? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
     else { return nil }
-    return (date, time)
+    return LocalDate(year: year, month: month, day: day)
   }
 }
 
@@ -64,9 +99,28 @@ enum EventFormatting {
   /// `1`, `2.5`: numbers without a needless fraction.
   static func value(_ number: Double) -> String { JSON.format(number) }
 
-  /// `Mon 2026-04-20 07:05`: the event's own local date and time.
+  /// `Mon 2026-04-20 07:05` (with seconds when there are any: `07:05:30`): the event's own
+  /// local date and time.
   static func localDateTime(_ timestamp: Timestamp) -> String {
-    "\(timestamp.localDate.weekdayName) \(timestamp.localDate) \(timestamp.timeOfDay)"
+    let time = timestamp.timeOfDay
+    let seconds = time.secondsSinceMidnight % 60
+    let clock =
+      seconds == 0
+      ? "\(pad(time.hour)):\(pad(time.minute))"
+      : "\(pad(time.hour)):\(pad(time.minute)):\(pad(seconds))"
+    return "\(timestamp.localDate.weekdayName) \(timestamp.localDate) \(clock)"
+  }
+
+  private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+  /// `+02:00`: the offset of a timestamp.
+  static func offset(_ timestamp: Timestamp) -> String { String(timestamp.iso8601.suffix(6)) }
+
+  /// `Coffee (value 2) at Mon 2026-04-27 07:40 (+02:00)`: an event in a sentence, escaped.
+  static func summary(_ event: Event) -> String {
+    var text = TerminalText.escaped(event.kind.name)
+    if let number = event.value { text += " (value \(value(number)))" }
+    return text + " at \(localDateTime(event.timestamp)) (\(offset(event.timestamp)))"
   }
 
   /// The event as documented for `routine events --json`.
@@ -80,14 +134,14 @@ enum EventFormatting {
     ])
   }
 
-  /// One line of `routine events`.
+  /// One line of `routine events` (names and notes escaped for the terminal).
   static func line(_ event: Event) -> String {
-    var text = "\(event.timestamp.iso8601)  \(event.kind.name)"
+    var text = "\(event.timestamp.iso8601)  \(TerminalText.escaped(event.kind.name))"
     if let number = event.value { text += "  value=\(value(number))" }
     if let note = event.note {
       var quotedNote = ""
       JSON.writeString(note, to: &quotedNote)
-      text += "  note=\(quotedNote)"
+      text += "  note=\(TerminalText.escaped(quotedNote))"
     }
     return text + "  (\(event.source.rawValue))"
   }

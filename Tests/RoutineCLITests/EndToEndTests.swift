@@ -38,7 +38,7 @@ struct EndToEndTests {
     #expect(usage.stdout.isEmpty)
     #expect(
       usage.stderr
-        == "error: missing EVENT\nusage: routine log EVENT... [--at TIME|HH:MM] [--value N] [--note TEXT]\n"
+        == "error: missing EVENT\nusage: routine log EVENT... [--at TIME] [--value N] [--note TEXT]\n"
     )
 
     let malformed = sandbox.file("bad.csv", "timestamp,event\nmonday,Wake Up\n")

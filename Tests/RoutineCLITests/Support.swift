@@ -16,7 +16,7 @@ struct Invocation {
 }
 
 /// A sandbox for CLI tests: a temporary directory holding the store, a fixed clock and zone.
-final class Sandbox {
+final class Sandbox: @unchecked Sendable {
   let directory: URL
   var variables: [String: String]
 
@@ -55,19 +55,40 @@ final class Sandbox {
     return Invocation(status: status, stdout: output.text, stderr: errors.text)
   }
 
-  /// Runs the built `routine` binary as a separate process.
+  /// Runs the built `routine` binary as a separate process, in an environment of exactly
+  /// ``variables`` (as `env -i` would), in the sandbox directory.
   func runBinary(_ arguments: String...) throws -> Invocation {
+    try runBinary(arguments)
+  }
+
+  /// Runs the built binary with `input` on standard input (none: `/dev/null`), and standard
+  /// output to `stdout` when given (a file such as `/dev/full`) instead of a pipe.
+  func runBinary(_ arguments: [String], input: Data? = nil, stdout: FileHandle? = nil) throws
+    -> Invocation
+  {
     let process = Process()
     process.executableURL = try Sandbox.binary()
     process.arguments = arguments
     process.environment = variables
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
+    process.currentDirectoryURL = directory
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = stdout ?? output
+    process.standardError = errors
+    let inputPipe = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
     try process.run()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    if let input {
+      // Written from another thread: a large input must not block on a full pipe while the
+      // process waits for us to read its output.
+      let writer = inputPipe.fileHandleForWriting
+      Thread.detachNewThread {
+        writer.write(input)
+        try? writer.close()
+      }
+    }
+    let out = stdout == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return Invocation(
       status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),

@@ -4,7 +4,7 @@ import Testing
 @testable import RoutineCore
 
 struct PlannerTests {
-  let messages = ReminderMessages(locale: nil)
+  let messages = ReminderMessages(clock: .twentyFourHour)
 
   func routine(
     _ kind: String, _ time: String, _ dayKind: DayKind = .all, confidence: Double = 0.8
@@ -163,17 +163,26 @@ struct PlannerTests {
     #expect(requests.contains { $0.body.hasSuffix("…") })
   }
 
-  @Test func timesInMessagesFollowTheLocale() throws {
-    let american = ReminderMessages(locale: Locale(identifier: "en_US"))
-    let german = ReminderMessages(locale: Locale(identifier: "de_DE"))
-    let evening = TimeOfDay(parsing: "19:05")!
-    #expect(american.format(evening).contains("7:05"))
-    #expect(american.format(evening).contains("PM"))
-    #expect(german.format(evening) == "19:05")
-    #expect(ReminderMessages(locale: nil).format(evening) == "19:05")
-    let body = american.body(
+  @Test(arguments: [
+    ("en_US", "7:05 PM", "6:46 AM", "12:00 AM", "12:30 PM"),
+    ("en_AU", "7:05 PM", "6:46 AM", "12:00 AM", "12:30 PM"),
+    ("de_DE", "19:05", "06:46", "00:00", "12:30"),
+    ("en_GB", "19:05", "06:46", "00:00", "12:30"),
+    ("C", "19:05", "06:46", "00:00", "12:30"),
+    ("POSIX", "19:05", "06:46", "00:00", "12:30"),
+  ])
+  func timesInMessagesFollowTheLocalesClockWithPlainSpaces(
+    locale: String, evening: String, morning: String, midnight: String, noon: String
+  ) throws {
+    let messages = ReminderMessages(clock: ClockStyle(localeIdentifier: locale))
+    #expect(messages.format(try #require(TimeOfDay(parsing: "19:05"))) == evening)
+    #expect(messages.format(try #require(TimeOfDay(parsing: "00:00"))) == midnight)
+    #expect(messages.format(try #require(TimeOfDay(parsing: "12:30"))) == noon)
+    let body = messages.body(
       for: routine("Wake Up", "06:46"), bufferMinutes: 10, commuteMinutes: nil)
-    #expect(body.contains("6:46") && body.contains("AM"))
+    #expect(body == "Time to start your day! Waking at \(morning) keeps you on schedule.")
+    // Only ASCII spaces: a narrow no-break space (U+202F) breaks grep and copy-paste.
+    #expect(body.unicodeScalars.allSatisfy { $0.isASCII })
   }
 
   @Test func kindsThatReadTheSameWithoutSpacesGetDistinctIdentifiers() {
@@ -293,7 +302,7 @@ struct ReconcilerTests {
   @Test func turningSmartRemindersOffRemovesEveryLearnedRequest() {
     var settings = PlannerSettings()
     settings.isEnabled = false
-    let wanted = Planner(settings: settings, messages: ReminderMessages(locale: nil))
+    let wanted = Planner(settings: settings, messages: ReminderMessages(clock: .twentyFourHour))
       .requests(
         for: RoutineAnalysis(
           window: window(now: "2026-04-27T04:00:00+02:00", days: 7), routines: [], outliers: [],

@@ -23,6 +23,8 @@ struct EventStoreTests {
     #expect(try store.connection.scalarText("PRAGMA journal_mode") == "wal")
     #expect(try store.connection.scalarInt("PRAGMA foreign_keys") == 1)
     #expect(try store.migrations() == ["0001-events", "0002-planner"])
+    #expect(
+      try store.connection.scalarInt("PRAGMA application_id") == Int64(EventStore.applicationID))
     // Opening again applies nothing twice.
     let again = try EventStore(path: path)
     #expect(try again.migrations() == ["0001-events", "0002-planner"])
@@ -41,14 +43,16 @@ struct EventStoreTests {
     }
   }
 
-  @Test func aFileThatIsNotADatabaseIsReportedAsDamaged() {
-    let path = directory.file("text.db", String(repeating: "not sqlite\n", count: 500))
+  @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAsItWas() throws {
+    let text = String(repeating: "not sqlite\n", count: 500)
+    let path = directory.file("text.db", text)
     #expect {
       _ = try EventStore(path: path)
     } throws: { error in
-      guard case .database(let sqlite, _) = error as? StoreError else { return false }
-      return sqlite.isCorrupt
+      guard case .notADatabase(let where_) = error as? StoreError else { return false }
+      return where_ == path
     }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
   }
 
   @Test func insertingTheSameEventTwiceStoresItOnce() throws {

@@ -59,10 +59,13 @@ struct PlannerStoreTests {
     try store.save(settings)
     #expect(try EventStore(path: path).settings() == settings)
     #expect(try store.requests().count == 2)
-    settings.isEnabled = false
     settings.timeZone = nil
+    settings.locale = "de_DE"
     try store.save(settings)
     #expect(try EventStore(path: path).settings() == settings)
+    let update = try store.updateSettings { $0.isEnabled = false }
+    #expect(update.removedRequests == 1)
+    #expect(try EventStore(path: path).settings() == update.after)
     #expect(try store.requests().map(\.id) == ["alert_A_1"])
   }
 

@@ -1,4 +1,5 @@
-/// Options every command understands, wherever they appear on the line.
+/// Options every command accepts, wherever they appear on the line. Commands that have no use
+/// for one ignore it, so that `alias routine='routine --tz Europe/Berlin'` works for all of them.
 public enum GlobalOption {
   /// The declarations.
   public static let all: [OptionSpec] = [
@@ -8,15 +9,21 @@ public enum GlobalOption {
     ),
     .value(
       "now", "TIME", "Use TIME (ISO 8601 with offset) instead of the clock (also $ROUTINE_NOW)."),
-    .value("tz", "ZONE", "The user's IANA time zone (default: $TZ, then the system's)."),
+    .value(
+      "tz", "ZONE",
+      "The user's IANA time zone (default: the store's setting, then $TZ, then the system's)."),
     .flag("json", "Print JSON instead of text."),
     .flag("help", "Show help for the command."),
+    .flag("version", "Print routine's version."),
   ]
+
+  /// The global option called `name`.
+  static func named(_ name: String) -> OptionSpec? { all.first { $0.name == name } }
 }
 
 /// The arguments of one invocation, checked against a command's declaration.
 public struct ParsedArguments: Sendable, Equatable {
-  /// The command name, or `nil` when none was given.
+  /// The command's full name (`events delete`), or `nil` when none was given.
   public var command: String?
   /// Option values by name; a flag has one empty value.
   public var options: [String: [String]] = [:]
@@ -50,7 +57,7 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Parses command lines against command declarations.
 public struct ArgumentParser: Sendable {
-  /// The commands known.
+  /// The top-level commands.
   public let commands: [CommandSpec]
 
   /// A parser for `commands`.
@@ -58,13 +65,21 @@ public struct ArgumentParser: Sendable {
     self.commands = commands
   }
 
-  /// The declaration of `name`.
+  /// The declaration of the command with the full name `name` (`events delete`) or an alias.
   public func command(named name: String) -> CommandSpec? {
-    commands.first { $0.name == name }
+    let words = name.split(separator: " ").map(String.init)
+    guard let first = words.first,
+      var spec = commands.first(where: { $0.name == first || $0.aliases.contains(first) })
+    else { return nil }
+    for word in words.dropFirst() {
+      guard let sub = spec.subcommands.first(where: { $0.word == word }) else { return nil }
+      spec = sub
+    }
+    return spec
   }
 
-  /// Parses `arguments` (without the program name). Global options may come before or after the
-  /// command; `--` ends options; `-h` means `--help`.
+  /// Parses `arguments` (without the program name). Global options may come anywhere; `--` ends
+  /// options; `-h` means `--help`; `-` alone is an argument (standard input).
   public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
     var result = ParsedArguments()
     var spec: CommandSpec?
@@ -72,8 +87,7 @@ public struct ArgumentParser: Sendable {
     var optionsEnded = false
 
     func declaration(_ name: String) -> OptionSpec? {
-      if let global = GlobalOption.all.first(where: { $0.name == name }) { return global }
-      return spec?.options.first { $0.name == name }
+      GlobalOption.named(name) ?? spec?.options.first { $0.name == name }
     }
 
     while index < arguments.count {
@@ -95,10 +109,13 @@ public struct ArgumentParser: Sendable {
           name = String(name[..<equals])
         }
         guard let option = declaration(name) else {
-          let suggestion = spec == nil ? "" : "; see 'routine help \(spec!.name)'"
-          throw UsageError("unknown option '--\(name)'\(suggestion)", command: spec?.name)
+          let known = (spec?.options ?? []).map(\.name) + GlobalOption.all.map(\.name)
+          let hint =
+            Suggestion.nearest(to: name, among: known).map { "; did you mean '--\($0)'?" }
+            ?? (spec.map { "; see 'routine help \($0.name)'" } ?? "; see 'routine help'")
+          throw UsageError("unknown option '--\(name)'\(hint)", command: spec?.name)
         }
-        if option.valueName == nil {
+        guard let valueName = option.valueName else {
           guard inlineValue == nil else {
             throw UsageError("option '--\(name)' takes no value", command: spec?.name)
           }
@@ -110,10 +127,17 @@ public struct ArgumentParser: Sendable {
           value = inlineValue
         } else {
           guard index < arguments.count else {
-            throw UsageError(
-              "option '--\(name)' needs a value (\(option.valueName!))", command: spec?.name)
+            throw UsageError("option '--\(name)' needs a value (\(valueName))", command: spec?.name)
           }
           value = arguments[index]
+          // `--note --json` is a forgotten value, not a note: a value that looks like an option
+          // must be attached with '='. Negative numbers and '-' (standard input) are values.
+          if value.hasPrefix("-"), value != "-", Double(value) == nil {
+            throw UsageError(
+              "option '--\(name)' needs a value (\(valueName)), found the option '\(value)'; "
+                + "write --\(name)=VALUE for a value that starts with '-'",
+              command: spec?.name)
+          }
           index += 1
         }
         if result.options[name] != nil, !option.isRepeatable {
@@ -123,26 +147,58 @@ public struct ArgumentParser: Sendable {
         continue
       }
       if !optionsEnded, token.hasPrefix("-"), token.count > 1, Double(token) == nil {
-        throw UsageError("unknown option '\(token)'", command: spec?.name)
+        let hint =
+          token.count > 2
+          ? "; options start with two dashes: '-\(token)'" : "; see 'routine help'"
+        throw UsageError("unknown option '\(token)'\(hint)", command: spec?.name)
       }
-      if spec == nil, result.command == nil {
+      if spec == nil {
         guard let found = command(named: token) else {
-          throw UsageError("unknown command '\(token)'; see 'routine help'")
+          let names = commands.flatMap { [$0.name] + $0.aliases }
+          let hint = Suggestion.clause(for: token, among: names)
+          throw UsageError(
+            "unknown command '\(token)'\(hint.isEmpty ? "; see 'routine help'" : hint)")
         }
         spec = found
-        result.command = token
+        result.command = found.name
         continue
+      }
+      // A subcommand comes first after its command: `events delete --from ...`.
+      if let current = spec, result.arguments.isEmpty, !current.subcommands.isEmpty {
+        if let sub = current.subcommands.first(where: { $0.word == token }) {
+          spec = sub
+          result.command = sub.name
+          continue
+        }
+        if current.arguments.isEmpty {
+          let words = current.subcommands.map { String($0.word) }
+          let hint = Suggestion.clause(for: token, among: words, prefix: "\(current.name) ")
+          throw UsageError(
+            "unknown subcommand '\(current.name) \(token)'"
+              + (hint.isEmpty ? "; see 'routine help \(current.name)'" : hint),
+            command: current.name)
+        }
       }
       result.arguments.append(token)
     }
 
-    if let spec, !result.flag("help") {
-      // Options given before the command were checked only against the globals.
+    if let spec, !result.flag("help"), !result.flag("version") {
+      // Options given before a subcommand were checked against its parent's.
       for name in result.options.keys
-      where !spec.globals.contains(name) && !spec.options.contains(where: { $0.name == name })
-        && name != "help"
-      {
+      where GlobalOption.named(name) == nil && !spec.options.contains(where: { $0.name == name }) {
         throw UsageError("option '--\(name)' does not apply to '\(spec.name)'", command: spec.name)
+      }
+      if !spec.oneOf.isEmpty {
+        let given = spec.oneOf.filter { result.options[$0] != nil }
+        guard given.count == 1 else {
+          let list = spec.oneOf.map { "--\($0)" }
+          let choices = list.dropLast().joined(separator: ", ") + " or " + list.last!
+          throw UsageError(
+            given.isEmpty
+              ? "choose one of \(choices)"
+              : "choose only one of \(choices), not \(given.map { "--\($0)" }.joined(separator: " and "))",
+            command: spec.name)
+        }
       }
       let required = spec.arguments.filter(\.isRequired)
       if result.arguments.count < required.count {

@@ -23,6 +23,11 @@ public struct OptionSpec: Sendable, Hashable {
     OptionSpec(name: name, valueName: nil, help: help, isRepeatable: false)
   }
 
+  /// The same option with other help (a command that uses a global option in its own way).
+  public func describing(_ help: String) -> OptionSpec {
+    OptionSpec(name: name, valueName: valueName, help: help, isRepeatable: isRepeatable)
+  }
+
   /// `--name VALUE` or `--name`.
   var synopsis: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }
 }
@@ -50,7 +55,7 @@ public struct ArgumentSpec: Sendable, Hashable {
 /// A command's declaration: what it is called, what it takes, and its help. Parsing, usage lines
 /// and `--help` all come from it.
 public struct CommandSpec: Sendable {
-  /// The command's name (`log`).
+  /// The command's full name: `log`, or `events delete` for a subcommand.
   public let name: String
   /// One line for the command list.
   public let summary: String
@@ -60,21 +65,41 @@ public struct CommandSpec: Sendable {
   public let arguments: [ArgumentSpec]
   /// The command's own options (the global ones are added by the parser).
   public let options: [OptionSpec]
-  /// Which global options the command uses.
-  public let globals: Set<String>
+  /// Options of which exactly one must be given (`clear --all|--learned|--delivered`); empty
+  /// when there is no such choice.
+  public let oneOf: [String]
+  /// Which global options the command uses (all are accepted everywhere; these are the ones its
+  /// help lists). A global given here with other help replaces the general help.
+  public let globals: [OptionSpec]
+  /// Other names the command answers to (`analyse`).
+  public let aliases: [String]
+  /// Commands under this one (`events delete`); the command itself still runs on its own.
+  public let subcommands: [CommandSpec]
 
-  /// A command declaration.
+  /// A command declaration. `globals` names the global options the command uses; `globalHelp`
+  /// rewords some of them for this command.
   public init(
     name: String, summary: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-    options: [OptionSpec] = [], globals: Set<String> = ["store", "now", "tz", "json"]
+    options: [OptionSpec] = [], oneOf: [String] = [],
+    globals: [String] = ["store", "now", "tz", "json"], globalHelp: [String: String] = [:],
+    aliases: [String] = [], subcommands: [CommandSpec] = []
   ) {
     self.name = name
     self.summary = summary
     self.discussion = discussion
     self.arguments = arguments
     self.options = options
-    self.globals = globals
+    self.oneOf = oneOf
+    self.globals = GlobalOption.all.compactMap { option in
+      guard globals.contains(option.name) else { return nil }
+      return globalHelp[option.name].map { option.describing($0) } ?? option
+    }
+    self.aliases = aliases
+    self.subcommands = subcommands
   }
+
+  /// The last word of the name: what is typed after the parent command (`delete`).
+  public var word: Substring { name.split(separator: " ").last ?? Substring(name) }
 
   /// `routine log EVENT [--at TIME|HH:MM] ...`
   public var usage: String {
@@ -83,9 +108,16 @@ public struct CommandSpec: Sendable {
       let text = argument.isRepeatable ? "\(argument.name)..." : argument.name
       parts.append(argument.isRequired ? text : "[\(text)]")
     }
-    for option in options {
+    if !oneOf.isEmpty {
+      parts.append(
+        options.filter { oneOf.contains($0.name) }.map(\.synopsis).joined(separator: "|"))
+    }
+    for option in options where !oneOf.contains(option.name) {
       parts.append(option.isRepeatable ? "[\(option.synopsis)]..." : "[\(option.synopsis)]")
     }
     return parts.joined(separator: " ")
   }
+
+  /// This command and every command under it, depth first.
+  var allCommands: [CommandSpec] { [self] + subcommands.flatMap(\.allCommands) }
 }

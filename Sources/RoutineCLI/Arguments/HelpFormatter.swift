@@ -1,6 +1,6 @@
 /// Help text, generated from the same declarations the parser uses.
 public enum HelpFormatter {
-  /// The overview: usage, commands, global options.
+  /// The overview: usage, commands (with their subcommands), global options.
   public static func overview(_ commands: [CommandSpec]) -> String {
     var lines = [
       "routine: learns your daily routines from logged events and turns them into reminders.",
@@ -9,14 +9,16 @@ public enum HelpFormatter {
       "",
       "COMMANDS:",
     ]
-    let width = (commands.map(\.name.count).max() ?? 0) + 2
-    for command in commands {
+    let all = commands.flatMap(\.allCommands)
+    let width = (all.map(\.name.count).max() ?? 0) + 2
+    for command in all {
       lines.append("  " + padded(command.name, to: width) + command.summary)
     }
-    lines += ["", "GLOBAL OPTIONS:"]
+    lines += ["", "GLOBAL OPTIONS (accepted by every command):"]
     lines += table(GlobalOption.all.map { ($0.synopsis, $0.help) })
     lines += [
-      "", "See 'routine help COMMAND' for a command's options and exit codes in docs/cli.md.",
+      "",
+      "See 'routine help COMMAND' for a command's options; docs/cli.md lists the exit statuses.",
     ]
     return lines.joined(separator: "\n") + "\n"
   }
@@ -25,6 +27,13 @@ public enum HelpFormatter {
   public static func help(for command: CommandSpec) -> String {
     var lines = ["USAGE: \(command.usage)", "", command.summary]
     if !command.discussion.isEmpty { lines += ["", command.discussion] }
+    if !command.aliases.isEmpty {
+      lines += ["", "Also: " + command.aliases.map { "routine \($0)" }.joined(separator: ", ")]
+    }
+    if !command.subcommands.isEmpty {
+      lines += ["", "SUBCOMMANDS:"]
+      lines += table(command.subcommands.map { ("\($0.word)", $0.summary) })
+    }
     if !command.arguments.isEmpty {
       lines += ["", "ARGUMENTS:"]
       lines += table(
@@ -34,7 +43,7 @@ public enum HelpFormatter {
       lines += ["", "OPTIONS:"]
       lines += table(command.options.map { ($0.synopsis, $0.help) })
     }
-    let globals = GlobalOption.all.filter { command.globals.contains($0.name) || $0.name == "help" }
+    let globals = command.globals + [GlobalOption.named("help")!]
     lines += ["", "GLOBAL OPTIONS:"]
     lines += table(globals.map { ($0.synopsis, $0.help) })
     return lines.joined(separator: "\n") + "\n"

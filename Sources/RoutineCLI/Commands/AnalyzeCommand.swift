@@ -14,48 +14,89 @@ enum AnalyzeCommand: Command {
       """,
     options: [
       .value(
-        "log", "FILE", "Analyse this CSV or JSON Lines file instead of the store (repeatable).",
+        "log", "FILE",
+        "Analyse this CSV or JSON Lines file instead of the store (repeatable; - is standard input).",
         repeatable: true),
       .value("days", "N", "Days to learn from (default 7)."),
       .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
-    ])
+      .value(
+        "assume-zone", "ZONE",
+        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz)."),
+    ],
+    aliases: ["analyse"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.positiveInteger("days", default: 7, maximum: 100_000)
-    let window = AnalysisWindow(
-      now: try context.requireNow(), days: days, calendar: try context.calendar())
-    let format = try context.fileFormat()
+    let now = try context.requireNow()
     let files = context.arguments.values("log")
-    var log = EventLog()
-    var fileDates: ClosedRange<LocalDate>?
-    if files.isEmpty {
-      log = try context.openStore().eventLog(days: window.firstDay...window.today)
-    } else {
-      let readers = files.map {
-        EventFileReader(
-          path: $0, format: format, skipsInvalid: context.arguments.flag("skip-invalid"))
+    guard !files.isEmpty else {
+      return try context.reading { store, _, zone in
+        let window = AnalysisWindow(now: now, days: days, calendar: context.calendar(in: zone))
+        let log = try store?.eventLog(days: window.firstDay...window.today) ?? EventLog()
+        let analysis = report(log, window: window, context: context)
+        if analysis.routines.isEmpty {
+          if let store {
+            if let dates = try store.eventDates() {
+              hintOutside(
+                window: window, dates: dates, what: "the store's events run", context: context)
+            }
+          } else {
+            context.warn(
+              "there is no store at '\(context.displayPath(try context.storePath()))' yet; "
+                + "'routine log' or 'routine import' adds events")
+          }
+        }
+        return .ok
       }
-      let summary = try EventLogLoader(days: window.firstDay...window.today).load(
-        readers, into: &log)
-      for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
-      log.sort()
-      fileDates = summary.dates
     }
+    let window = AnalysisWindow(
+      now: now, days: days, calendar: context.calendar(in: try context.environmentTimeZone.get()))
+    let format = try context.fileFormat()
+    let zone = try context.assumedZone()
+    let readers = files.map {
+      EventFileReader(
+        path: $0, format: format, skipsInvalid: context.arguments.flag("skip-invalid"),
+        assumedZone: zone)
+    }
+    var log = EventLog()
+    let summary = try EventLogLoader(days: window.firstDay...window.today).load(readers, into: &log)
+    for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
+    log.sort()
+    let analysis = report(log, window: window, context: context)
+    if analysis.routines.isEmpty, let dates = summary.dates {
+      hintOutside(window: window, dates: dates, what: "the log runs", context: context)
+    }
+    return .ok
+  }
+
+  /// Analyses `log` and prints the result.
+  private static func report(_ log: EventLog, window: AnalysisWindow, context: Context)
+    -> RoutineAnalysis
+  {
     let analysis = RoutineAnalyzer().analyze(log, window: window)
     if context.isJSON {
       context.output.line(json(analysis).serialized())
     } else {
       text(analysis, to: context.output)
     }
-    if analysis.routines.isEmpty, let fileDates,
-      !(window.firstDay...window.today).overlaps(fileDates)
-    {
-      context.warn(
-        "the log runs from \(fileDates.lowerBound) to \(fileDates.upperBound), outside the window; "
-          + "try --now \(fileDates.upperBound.adding(days: 1))T00:00:00Z --days \(max(days, 7))")
-    }
-    return .ok
+    return analysis
+  }
+
+  /// When the events lie wholly outside the window, says where they are and which `--now`
+  /// would analyse them.
+  private static func hintOutside(
+    window: AnalysisWindow, dates: ClosedRange<LocalDate>, what: String, context: Context
+  ) {
+    guard !(window.firstDay...window.today).overlaps(dates) else { return }
+    let day = dates.upperBound.adding(days: 1)
+    let midnight = WallClock.instant(
+      on: day, at: TimeOfDay(secondsSinceMidnight: 0), in: window.timeZone)
+    let now = TimeArgument.stamp(midnight, window.timeZone).iso8601
+    context.warn(
+      "\(what) from \(dates.lowerBound) to \(dates.upperBound), outside the window "
+        + "(\(window.firstDay) to \(window.today)); try --now \(now)"
+        + (window.days < 7 ? " --days 7" : ""))
   }
 
   static func json(_ analysis: RoutineAnalysis) -> JSON {
@@ -125,21 +166,23 @@ enum AnalyzeCommand: Command {
     if analysis.routines.isEmpty {
       output.line("  none yet: a routine needs an event near the same time on at least 3 days.")
     }
-    let nameWidth = min(analysis.routines.map(\.kind.name.count).max() ?? 0, 24)
-    for routine in analysis.routines {
+    let names = analysis.routines.map { TerminalText.escaped($0.kind.name) }
+    let nameWidth = min(names.map(\.count).max() ?? 0, 24)
+    for (routine, name) in zip(analysis.routines, names) {
       let percent = Int((routine.confidence * 100).rounded())
       output.line(
-        "  \(routine.time)  \(HelpFormatter.padded(routine.kind.name, to: nameWidth))  "
+        "  \(routine.time)  \(HelpFormatter.padded(name, to: nameWidth))  "
           + "\(HelpFormatter.padded(routine.dayKind.label, to: 8))  "
-          + "\(HelpFormatter.padded("\(percent)%", to: 4))  \(routine.reasoning)")
+          + "\(HelpFormatter.padded("\(percent)%", to: 4))  \(TerminalText.escaped(routine.reasoning))"
+      )
     }
     if !analysis.durations.isEmpty {
       output.line()
       output.line("Usual durations:")
       for duration in analysis.durations {
         output.line(
-          "  \(duration.from.name) -> \(duration.to.name): \(duration.minutes) min (\(duration.pairs) pairs)"
-        )
+          "  \(TerminalText.escaped(duration.from.name)) -> \(TerminalText.escaped(duration.to.name)): "
+            + "\(duration.minutes) min (\(counted(duration.pairs, "pair")))")
       }
     }
     if !analysis.outliers.isEmpty {
@@ -147,8 +190,9 @@ enum AnalyzeCommand: Command {
       output.line("Outliers:")
       for outlier in analysis.outliers {
         output.line(
-          "  \(outlier.timestamp.localDate.weekdayName) \(outlier.timestamp.localDate)  \(outlier.kind.name): "
-            + outlier.message)
+          "  \(outlier.timestamp.localDate.weekdayName) \(outlier.timestamp.localDate)  "
+            + "\(TerminalText.escaped(outlier.kind.name)): \(TerminalText.escaped(outlier.message))"
+        )
       }
     }
   }

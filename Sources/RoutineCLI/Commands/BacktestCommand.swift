@@ -15,13 +15,17 @@ enum BacktestCommand: Command {
       """,
     options: [
       .value(
-        "log", "FILE", "The CSV or JSON Lines log (repeatable; default: the store).",
+        "log", "FILE",
+        "The CSV or JSON Lines log (repeatable; - is standard input; default: the store).",
         repeatable: true),
       .value("days", "N", "Days to learn from before each day (default 7)."),
       .value(
         "threshold", "P", "Confidence above which a routine becomes a reminder (default 0.6)."),
       .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
+      .value(
+        "assume-zone", "ZONE",
+        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz)."),
     ],
     globals: ["store", "json"])
 
@@ -38,14 +42,17 @@ enum BacktestCommand: Command {
     let files = context.arguments.values("log")
     var log = EventLog()
     if files.isEmpty {
-      let store = try context.openStore()
-      log = try store.eventLog(
-        days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000))
+      log =
+        try context.openExistingStore()?.eventLog(
+          days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000))
+        ?? EventLog()
     } else {
       let format = try context.fileFormat()
+      let zone = try context.assumedZone()
       let readers = files.map {
         EventFileReader(
-          path: $0, format: format, skipsInvalid: context.arguments.flag("skip-invalid"))
+          path: $0, format: format, skipsInvalid: context.arguments.flag("skip-invalid"),
+          assumedZone: zone)
       }
       let summary = try EventLogLoader(
         days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000)
@@ -63,16 +70,16 @@ enum BacktestCommand: Command {
         return String(JSON.format((value * 1000).rounded() / 1000))
       }
       context.output.line(
-        "Backtest with \(days)-day windows over \(result.days) days (\(result.daysSkipped) days in logging gaps skipped):"
+        "Backtest with \(days)-day windows over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
       )
       context.output.line(
-        "  \(result.reminders) reminders, \(result.hits) hits: precision \(number(result.precision))"
+        "  \(counted(result.reminders, "reminder")), \(counted(result.hits, "hit")): precision \(number(result.precision))"
       )
       context.output.line(
         "  \(result.eventDaysHit) of \(result.eventDays) (event, day) pairs anticipated: recall \(number(result.recall))"
       )
       context.output.line(
-        "  Brier score of \(result.predictions) confidences: \(number(result.brier)) (0 is perfect; always saying 50% scores 0.25)"
+        "  Brier score of \(counted(result.predictions, "confidence")): \(number(result.brier)) (0 is perfect; always saying 50% scores 0.25)"
       )
     }
     return .ok

@@ -1,65 +1,95 @@
 import Foundation
 import RoutineCore
+import RoutineStore
 
-/// `routine events [--from TIME] [--to TIME] [--event EVENT]`
-enum EventsCommand: Command {
-  static let spec = CommandSpec(
-    name: "events",
-    summary: "List stored events in time order.",
-    discussion:
-      "--from is inclusive, --to exclusive; a bare date means local midnight in your zone.",
-    options: [
-      .value(
-        "from", "TIME", "The first instant: ISO 8601 with offset, a local date and time, or a date."
-      ),
-      .value("to", "TIME", "The end (exclusive), in the same forms."),
-      .value(
-        "event", "EVENT",
-        "Only events of this kind (matched as 'routine log' does: case and spacing ignored)."),
-    ])
+/// The options that select events, shared by `events` and `events delete`.
+enum EventSelectionOptions {
+  static let options: [OptionSpec] = [
+    .value(
+      "from", "TIME",
+      "The first instant: ISO 8601 with offset, a local date and time, a date, today, yesterday or a time today."
+    ),
+    .value("to", "TIME", "The end (exclusive), in the same forms."),
+    .value(
+      "event", "EVENT",
+      "Only events of this kind (matched as 'routine log' does: case and spacing ignored)."),
+    .value("last", "N", "Only the latest N of them."),
+  ]
 
-  static func run(_ context: Context) throws -> ExitCode {
+  /// The selection the options describe, times read in `zone`.
+  static func selection(_ context: Context, zone: TimeZone) throws(UsageError) -> EventSelection {
     let arguments = context.arguments
     let now = try context.requireNow()
-    let zone = try context.requireTimeZone()
     func bound(_ name: String) throws(UsageError) -> Int64? {
       try arguments.value(name).map { text throws(UsageError) in
         try TimeArgument.parse(
-          text, option: name, now: now, zone: zone, allowsTimeOfDay: false, command: spec.name
+          text, option: name, now: now, zone: zone, timeOfDay: .today, command: context.command
         )
         .secondsSince1970
       }
     }
-    let from = try bound("from")
-    let to = try bound("to")
-    var kind: EventKind?
+    var selection = EventSelection(from: try bound("from"), to: try bound("to"))
     if let name = arguments.value("event") {
-      guard let parsed = EventKind(name) else {
-        throw UsageError("--event: the name is empty", command: spec.name)
+      guard let kind = EventKind(name) else {
+        throw UsageError("--event: the name is empty", command: context.command)
       }
-      kind = parsed
+      selection.kind = kind
     }
-    let store = try context.openStore()
+    if arguments.value("last") != nil {
+      selection.last = try context.positiveInteger("last", default: 1, maximum: Int(Int32.max))
+    }
+    return selection
+  }
+}
+
+/// `routine events [--from TIME] [--to TIME] [--event EVENT] [--last N]`
+enum EventsCommand: Command {
+  static let spec = CommandSpec(
+    name: "events",
+    summary: "List stored events in time order.",
+    discussion: """
+      --from is inclusive, --to exclusive; a bare date means local midnight in your zone, and a
+      bare time that time today.
+      """,
+    options: EventSelectionOptions.options,
+    subcommands: [EventsDeleteCommand.spec])
+
+  static func run(_ context: Context) throws -> ExitCode {
     let output = context.output
-    if context.isJSON {
-      // Streamed, so that a large store is not held in memory twice.
-      output.write("{\n  \"events\": [")
-      var first = true
-      try store.forEachEvent(from: from, to: to, kind: kind) { event in
-        output.write(first ? "\n    " : ",\n    ")
-        first = false
-        output.write(
-          EventFormatting.json(event).serialized().replacingOccurrences(of: "\n", with: "\n    "))
+    return try context.reading { store, _, zone throws -> ExitCode in
+      let selection = try EventSelectionOptions.selection(context, zone: zone)
+      if context.isJSON {
+        // Streamed, so that a large store is not held in memory twice.
+        output.write("{\n  \"events\": [")
+        var first = true
+        if let store {
+          try store.forEachStoredEvent(selection) { stored in
+            output.write(first ? "\n    " : ",\n    ")
+            first = false
+            output.write(
+              EventFormatting.json(stored.event).serialized().replacingOccurrences(
+                of: "\n", with: "\n    "))
+          }
+        }
+        output.line(first ? "]\n}" : "\n  ]\n}")
+        return .ok
       }
-      output.line(first ? "]\n}" : "\n  ]\n}")
-    } else {
       var count = 0
-      try store.forEachEvent(from: from, to: to, kind: kind) { event in
-        output.line(EventFormatting.line(event))
-        count += 1
+      if let store {
+        try store.forEachStoredEvent(selection) { stored in
+          output.line(EventFormatting.line(stored.event))
+          count += 1
+        }
       }
-      if count == 0 { context.errors.line("No events.") }
+      if count == 0 {
+        if store == nil {
+          let path = context.displayPath(try context.storePath())
+          output.line("No events: the store '\(path)' does not exist yet.")
+        } else {
+          output.line(selection.isEverything ? "No events yet." : "No events match.")
+        }
+      }
+      return .ok
     }
-    return .ok
   }
 }

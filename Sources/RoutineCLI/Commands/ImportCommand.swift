@@ -1,7 +1,7 @@
 import RoutineCore
 import RoutineStore
 
-/// `routine import FILE... [--format csv|jsonl] [--skip-invalid]`
+/// `routine import FILE... [--format csv|jsonl] [--skip-invalid] [--assume-zone ZONE]`
 enum ImportCommand: Command {
   static let spec = CommandSpec(
     name: "import",
@@ -11,25 +11,39 @@ enum ImportCommand: Command {
       it (exit 65). With --skip-invalid, invalid lines are reported and skipped. Events the store
       already holds are not added again, so importing a file twice adds nothing the second time.
       Files after a failed one are still imported; the exit status is that of the first failure.
+      An empty file is a warning, not a failure. FILE - reads standard input.
       """,
-    arguments: [ArgumentSpec("FILE", "A .csv or .jsonl file.", repeatable: true)],
+    arguments: [
+      ArgumentSpec("FILE", "A .csv or .jsonl file, or - for standard input.", repeatable: true)
+    ],
     options: [
       .value("format", "csv|jsonl", "The format (default: from the extension, then the content)."),
       .flag("skip-invalid", "Skip invalid lines (each is reported) instead of rejecting the file."),
+      .value(
+        "assume-zone", "ZONE",
+        "Read timestamps without a UTC offset as local times in ZONE (daylight-saving rules of docs/time.md)."
+      ),
     ],
-    globals: ["store", "json"])
+    globals: ["store", "tz", "json"],
+    globalHelp: ["tz": "Also read timestamps without a UTC offset in ZONE (as --assume-zone)."])
 
   static func run(_ context: Context) throws -> ExitCode {
     let format = try context.fileFormat()
     let skips = context.arguments.flag("skip-invalid")
+    let zone = try context.assumedZone()
     let store = try context.openStore()
     var status = ExitCode.ok
     var reports: [JSON] = []
     for path in context.arguments.arguments {
-      let reader = EventFileReader(path: path, format: format, skipsInvalid: skips)
+      let reader = EventFileReader(
+        path: path, format: format, skipsInvalid: skips, assumedZone: zone)
+      let name = TerminalText.escaped(displayName(path))
       do {
         let summary = try store.importEvents(from: reader)
         for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
+        if summary.read == 0, summary.skipped.isEmpty {
+          context.warn("\(displayName(path)) holds no events; nothing to import")
+        }
         reports.append(
           .object([
             ("file", .string(path)), ("read", .integer(summary.read)),
@@ -46,13 +60,16 @@ enum ImportCommand: Command {
           ]))
         if !context.isJSON {
           var line =
-            "'\(path)': \(summary.read) events read, \(summary.added) added, \(summary.alreadyPresent) already present"
-          if !summary.skipped.isEmpty { line += ", \(summary.skipped.count) invalid lines skipped" }
+            "\(name): \(counted(summary.read, "event")) read, \(summary.added) added, "
+            + "\(summary.alreadyPresent) already present"
+          if !summary.skipped.isEmpty {
+            line += ", \(counted(summary.skipped.count, "invalid line")) skipped"
+          }
           context.output.line(line + ".")
         }
       } catch {
         let (code, message) = ErrorReport.describe(error)
-        context.errors.line("error: \(message)")
+        context.errors.line("error: \(TerminalText.escaped(message))")
         if status == .ok { status = code }
         reports.append(
           .object([

@@ -1,4 +1,6 @@
+import Foundation
 import RoutineCore
+import RoutineStore
 
 /// `routine log EVENT [--at TIME|HH:MM] [--value N] [--note TEXT]`
 enum LogCommand: Command {
@@ -7,7 +9,8 @@ enum LogCommand: Command {
     summary: "Log an event, now or at a given time.",
     discussion: """
       The event is stored with the UTC offset of your zone at that moment. Logging the same event
-      (same time, kind, value and note) twice stores it once.
+      (same second, kind, value and note) twice stores it once. 'routine undo' removes the last
+      event logged.
       """,
     arguments: [
       ArgumentSpec(
@@ -15,8 +18,9 @@ enum LogCommand: Command {
     ],
     options: [
       .value(
-        "at", "TIME|HH:MM",
-        "When: ISO 8601 with offset, a local '2026-04-20 07:05', or HH:MM (the latest past one)."),
+        "at", "TIME",
+        "When: ISO 8601 with offset, '2026-04-20 07:05', 'yesterday 23:10', or 07:05 (the latest past one)."
+      ),
       .value("value", "N", "A number: cups, minutes, drinks."),
       .value("note", "TEXT", "A note."),
     ])
@@ -26,13 +30,6 @@ enum LogCommand: Command {
     guard let kind = EventKind(arguments.arguments.joined(separator: " ")) else {
       throw UsageError("EVENT is empty", command: spec.name)
     }
-    let now = try context.requireNow()
-    let zone = try context.requireTimeZone()
-    let timestamp =
-      try arguments.value("at").map { text throws(UsageError) in
-        try TimeArgument.parse(
-          text, option: "at", now: now, zone: zone, allowsTimeOfDay: true, command: spec.name)
-      } ?? Timestamp(now, in: zone)
     var value: Double?
     if let text = arguments.value("value") {
       guard let number = Double(text), number.isFinite else {
@@ -40,27 +37,74 @@ enum LogCommand: Command {
       }
       value = number
     }
-    let event = Event(
-      kind: kind, timestamp: timestamp, value: value, note: arguments.value("note"), source: .cli)
-    if timestamp.date > now { context.warn("\(timestamp.iso8601) is in the future") }
+    let now = try context.requireNow()
+    func timestamp(in zone: TimeZone) throws(UsageError) -> Timestamp {
+      guard let text = arguments.value("at") else { return Timestamp(now, in: zone) }
+      return try TimeArgument.parse(
+        text, option: "at", now: now, zone: zone, timeOfDay: .latestPast, command: spec.name)
+    }
+    // A mistyped --at must not create a store: check its form before opening one.
+    _ = try timestamp(in: TimeZone(secondsFromGMT: 0)!)
 
-    let added = try context.openStore().insert(event)
+    let (event, added) = try context.writing { store, _, zone in
+      let event = Event(
+        kind: kind, timestamp: try timestamp(in: zone), value: value,
+        note: arguments.value("note"), source: .cli)
+      return (event, try store.insert(event))
+    }
+    if event.timestamp.date > now { context.warn("\(event.timestamp.iso8601) is in the future") }
+    let name = TerminalText.escaped(kind.name)
+    let when = EventFormatting.localDateTime(event.timestamp)
     if context.isJSON {
       context.output.line(
         JSON.object([("added", .bool(added)), ("event", EventFormatting.json(event))]).serialized())
     } else if added {
-      context.output.line(
-        "Logged \(kind.name) at \(EventFormatting.localDateTime(timestamp)) (\(offsetText(timestamp)))."
-      )
+      context.output.line("Logged \(name) at \(when) (\(EventFormatting.offset(event.timestamp))).")
     } else {
-      context.output.line(
-        "\(kind.name) at \(EventFormatting.localDateTime(timestamp)) was already logged; nothing changed."
-      )
+      context.output.line("\(name) at \(when) was already logged; nothing changed.")
     }
     return .ok
   }
+}
 
-  private static func offsetText(_ timestamp: Timestamp) -> String {
-    String(timestamp.iso8601.suffix(6))
+/// `routine undo [--yes]`
+enum UndoCommand: Command {
+  static let spec = CommandSpec(
+    name: "undo",
+    summary: "Remove the event logged last (with 'routine log'), after showing it.",
+    discussion: """
+      Shows the event and asks before removing it; --yes removes it without asking (needed when
+      standard input is not a terminal). Each undo removes one event, the latest logged first.
+      Imported events are not undone one by one: 'routine events delete' removes a selection.
+      """,
+    options: [.flag("yes", "Remove without asking.")],
+    globals: ["store", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    guard let store = try context.openExistingStore(), let last = try store.lastLogged() else {
+      if context.isJSON {
+        context.output.line(
+          JSON.object([("removed", .bool(false)), ("event", .null)]).serialized())
+      } else {
+        context.output.line("Nothing to undo: no event was logged with 'routine log'.")
+      }
+      return .ok
+    }
+    let description = EventFormatting.summary(last.event)
+    guard try context.confirm("Remove \(description)?") else {
+      context.output.line("Nothing removed.")
+      return .ok
+    }
+    let removed = try store.delete([last]) == 1
+    if context.isJSON {
+      context.output.line(
+        JSON.object([("removed", .bool(removed)), ("event", EventFormatting.json(last.event))])
+          .serialized())
+    } else if removed {
+      context.output.line("Removed \(description).")
+    } else {
+      context.output.line("\(description) was already removed; nothing changed.")
+    }
+    return .ok
   }
 }

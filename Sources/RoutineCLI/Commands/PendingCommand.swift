@@ -10,10 +10,12 @@ enum PendingCommand: Command {
     discussion: "Ordered by next fire time; requests that will not fire again come last.")
 
   static func run(_ context: Context) throws -> ExitCode {
-    let store = try context.openStore()
-    let zone = try context.userTimeZone(try store.settings())
-    let now = Int64(try context.requireNow().timeIntervalSince1970.rounded(.down))
-    let requests = try store.requests()
+    let now = try context.nowSeconds()
+    let (pending, zone) = try context.reading { store, _, zone in
+      (try store?.requests() ?? [], zone)
+    }
+    let requests =
+      pending
       .map { ($0, $0.trigger.nextFire(after: now, in: zone) ?? Int64.max) }
       .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
     if context.isJSON {
@@ -25,7 +27,7 @@ enum PendingCommand: Command {
       return .ok
     }
     guard !requests.isEmpty else {
-      context.errors.line("No pending requests ('routine plan' makes them from your routines).")
+      context.output.line("No pending requests ('routine plan' makes them from your routines).")
       return .ok
     }
     let width = requests.map(\.0.id.count).max() ?? 0
@@ -37,7 +39,7 @@ enum PendingCommand: Command {
       context.output.line(
         HelpFormatter.padded(request.id, to: width + 2)
           + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 13)
-          + HelpFormatter.padded(when, to: 26) + request.title)
+          + HelpFormatter.padded(when, to: 26) + TerminalText.escaped(request.title))
     }
     return .ok
   }
@@ -52,18 +54,20 @@ enum AgendaCommand: Command {
     options: [
       .value(
         "from", "TIME",
-        "The start: ISO 8601 with offset, a local date and time, or a date (default: now)."),
+        "The start: ISO 8601 with offset, a local date and time, a date, today, or a time today (default: now)."
+      ),
       .value("to", "TIME", "The end, in the same forms (default: 7 days after the start)."),
     ])
 
   static func run(_ context: Context) throws -> ExitCode {
-    let store = try context.openStore()
-    let zone = try context.userTimeZone(try store.settings())
     let now = try context.requireNow()
+    let (requests, zone) = try context.reading { store, _, zone in
+      (try store?.requests() ?? [], zone)
+    }
     func bound(_ name: String) throws(UsageError) -> Int64? {
       try context.arguments.value(name).map { text throws(UsageError) in
         try TimeArgument.parse(
-          text, option: name, now: now, zone: zone, allowsTimeOfDay: false, command: spec.name
+          text, option: name, now: now, zone: zone, timeOfDay: .today, command: spec.name
         )
         .secondsSince1970
       }
@@ -71,7 +75,7 @@ enum AgendaCommand: Command {
     let from = try bound("from") ?? Int64(now.timeIntervalSince1970.rounded(.down))
     let to = try bound("to") ?? from + 7 * 86_400
     guard from < to else { throw UsageError("--to must come after --from", command: spec.name) }
-    let items = Agenda.items(for: try store.requests(), from: from, to: to, in: zone)
+    let items = Agenda.items(for: requests, from: from, to: to, in: zone)
     if context.isJSON {
       context.output.line(
         JSON.object([
@@ -91,14 +95,14 @@ enum AgendaCommand: Command {
       return .ok
     }
     guard !items.isEmpty else {
-      context.errors.line("Nothing fires in that range.")
+      context.output.line("Nothing fires in that range.")
       return .ok
     }
     for item in items {
       let stamp = RequestFormatting.stamp(item.at, zone)
       context.output.line(
-        "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))  \(item.request.title): \(item.request.body)"
-      )
+        "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))  "
+          + TerminalText.escaped("\(item.request.title): \(item.request.body)"))
     }
     return .ok
   }
@@ -114,32 +118,30 @@ enum ClearCommand: Command {
       .flag("learned", "Remove the learned requests (those 'routine plan' made)."),
       .flag("delivered", "Forget the notifications already delivered."),
     ],
+    oneOf: ["all", "learned", "delivered"],
     globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
-    let chosen = ["all", "learned", "delivered"].filter { context.arguments.flag($0) }
-    guard chosen.count == 1 else {
-      throw UsageError("choose one of --all, --learned or --delivered", command: spec.name)
-    }
-    let store = try context.openStore()
+    let chosen = spec.oneOf.first { context.arguments.flag($0) } ?? "all"
+    let store = try context.openExistingStore()
     let count: Int
-    let noun: String
-    switch chosen[0] {
+    let text: String
+    switch chosen {
     case "all":
-      count = try store.clearRequests()
-      noun = "pending requests removed"
+      count = try store?.clearRequests() ?? 0
+      text = "\(counted(count, "pending request")) removed."
     case "learned":
-      count = try store.clearRequests(origin: .learned)
-      noun = "learned requests removed"
+      count = try store?.clearRequests(origin: .learned) ?? 0
+      text = "\(counted(count, "learned request")) removed."
     default:
-      count = try store.clearDelivered()
-      noun = "delivered notifications forgotten"
+      count = try store?.clearDelivered() ?? 0
+      text = "\(counted(count, "delivered notification")) forgotten."
     }
     if context.isJSON {
       context.output.line(
-        JSON.object([("cleared", .string(chosen[0])), ("count", .integer(count))]).serialized())
+        JSON.object([("cleared", .string(chosen)), ("count", .integer(count))]).serialized())
     } else {
-      context.output.line("\(count) \(noun).")
+      context.output.line(text)
     }
     return .ok
   }

@@ -18,22 +18,47 @@ enum PlanCommand: Command {
       .flag("dry-run", "Show what would be added, replaced, removed and kept; change nothing.")
     ])
 
+  /// What a plan found and did.
+  private struct Outcome {
+    var settings: PlannerSettings
+    var zone: TimeZone
+    var now: Int64
+    var wanted: [NotificationRequest]
+    var change: PlanChange
+  }
+
   static func run(_ context: Context) throws -> ExitCode {
-    let store = try context.openStore()
-    let settings = try store.settings()
-    let zone = try context.userTimeZone(settings)
     let now = try context.requireNow()
-    let window = AnalysisWindow(
-      now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
-    let log = try store.eventLog(days: window.firstDay...window.today)
-    let analysis = RoutineAnalyzer().analyze(log, window: window)
-    let wanted = Planner(
-      settings: settings, messages: ReminderMessages(locale: context.messageLocale)
-    )
-    .requests(for: analysis)
     let dryRun = context.arguments.flag("dry-run")
-    let change = try store.reconcile(
-      wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
+    // The settings, the events and the pending requests are read, and the change written, in one
+    // transaction: a 'settings --enabled false' running meanwhile either comes before the plan
+    // (which then adds nothing) or after it (and removes what the plan added).
+    func plan(_ store: EventStore?, _ settings: PlannerSettings, _ zone: TimeZone) throws
+      -> Outcome
+    {
+      let window = AnalysisWindow(
+        now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
+      let log = try store?.eventLog(days: window.firstDay...window.today) ?? EventLog()
+      let analysis = RoutineAnalyzer().analyze(log, window: window)
+      let wanted = Planner(
+        settings: settings, messages: ReminderMessages(clock: context.clockStyle(settings))
+      )
+      .requests(for: analysis)
+      let change =
+        try store?.reconcile(wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
+        ?? Reconciler.change(pending: [], wanted: wanted, now: window.now, timeZone: zone)
+      return Outcome(
+        settings: settings, zone: zone, now: window.now, wanted: wanted, change: change)
+    }
+    let outcome: Outcome
+    if dryRun {
+      outcome = try context.reading { store, settings, zone in try plan(store, settings, zone) }
+    } else {
+      outcome = try context.writing { store, settings, zone in try plan(store, settings, zone) }
+    }
+    let (settings, zone, wanted, change) = (
+      outcome.settings, outcome.zone, outcome.wanted, outcome.change
+    )
 
     if context.isJSON {
       context.output.line(
@@ -41,12 +66,12 @@ enum PlanCommand: Command {
           ("dryRun", .bool(dryRun)),
           (
             "added",
-            .array(change.added.map { RequestFormatting.json($0, now: window.now, in: zone) })
+            .array(change.added.map { RequestFormatting.json($0, now: outcome.now, in: zone) })
           ),
           (
             "replaced",
             .array(
-              change.replaced.map { RequestFormatting.json($0.new, now: window.now, in: zone) })
+              change.replaced.map { RequestFormatting.json($0.new, now: outcome.now, in: zone) })
           ),
           ("removed", .array(change.removed.map { .string($0.id) })),
           ("kept", .array(change.kept.map { .string($0.id) })),
@@ -58,7 +83,7 @@ enum PlanCommand: Command {
     guard settings.isEnabled else {
       output.line("Smart reminders are off ('routine settings --enabled true' turns them on).")
       if !change.removed.isEmpty {
-        output.line("  removed   \(change.removed.count) learned requests")
+        output.line("  removed   \(counted(change.removed.count, "learned request"))")
       }
       return .ok
     }
@@ -78,7 +103,7 @@ enum PlanCommand: Command {
         detail
           ? text
             + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 12)
-            + request.title
+            + TerminalText.escaped(request.title)
           : text.trimmingCharacters(in: .whitespaces))
     }
     for request in change.added { line(dryRun ? "would add" : "added", request) }
@@ -87,8 +112,8 @@ enum PlanCommand: Command {
       line(dryRun ? "would remove" : "removed", request, detail: false)
     }
     output.line(
-      "  \(HelpFormatter.padded("kept", to: labelWidth))\(change.kept.count) request\(change.kept.count == 1 ? "" : "s") as they were"
-    )
+      "  \(HelpFormatter.padded("kept", to: labelWidth))\(counted(change.kept.count, "request")) "
+        + (change.kept.count == 1 ? "as it was" : "as they were"))
     if !change.leftOut.isEmpty {
       output.line(
         "Left out (\(PlannerSettings.pendingLimit) requests pending at most; these fire latest): "

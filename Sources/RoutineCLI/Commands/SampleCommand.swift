@@ -19,9 +19,12 @@ enum SampleCommand: Command {
       .value("kinds", "K", "How many kinds (default 12, the persona's)."),
       .value("limit", "N", "Stop after N events."),
       .value("format", "csv|jsonl", "Output format (default csv)."),
-      .value("output", "FILE", "Write to FILE (atomically) instead of stdout."),
+      .value(
+        "output", "FILE",
+        "Write to FILE instead of stdout (a regular file is replaced atomically)."),
     ],
-    globals: ["tz"])
+    globals: ["tz"],
+    globalHelp: ["tz": "The persona's IANA time zone (default Europe/Berlin, whatever $TZ says)."])
 
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.positiveInteger("days", default: 56, maximum: 100_000)
@@ -40,9 +43,10 @@ enum SampleCommand: Command {
       throw UsageError(
         "--start: expected a date YYYY-MM-DD, found '\(startText)'", command: spec.name)
     }
+    // The persona is Berliner unless told otherwise: the bundled data must not depend on $TZ.
     let zone =
       context.arguments.value("tz") == nil
-      ? TimeZone(identifier: "Europe/Berlin")! : try context.requireTimeZone()
+      ? TimeZone(identifier: "Europe/Berlin")! : try context.environmentTimeZone.get()
     let format = try context.fileFormat() ?? .csv
     let generator = SampleGenerator(
       options: .init(seed: seed, start: start, days: days, kinds: kinds, timeZone: zone))
@@ -53,19 +57,19 @@ enum SampleCommand: Command {
     } else {
       sink = SampleSink(output: context.output)
     }
-    sink.write(format == .csv ? "timestamp,event,value,note\n" : "")
+    try sink.write(format == .csv ? "timestamp,event,value,note\n" : "")
     var count = 0
-    struct Done: Error {}
     do {
       try generator.generate { event in
         guard count < limit else { throw Done() }
-        sink.write(format == .csv ? csvLine(event) : jsonLine(event))
+        try sink.write(format == .csv ? csvLine(event) : jsonLine(event))
         count += 1
       }
     } catch is Done {}
     try sink.finish()
-    if context.arguments.value("output") != nil {
-      context.errors.line("Wrote \(count) events to '\(context.arguments.value("output")!)'.")
+    if let path = context.arguments.value("output") {
+      context.errors.line(
+        "Wrote \(counted(count, "event")) to \(TerminalText.escaped(displayName(path))).")
     }
     return .ok
   }
@@ -96,59 +100,42 @@ enum SampleCommand: Command {
   }
 }
 
-/// Where generated text goes: stdout, or a temporary file renamed into place at the end so that
-/// an interrupted run never leaves half a file.
+/// Stops the generator at `--limit`.
+private struct Done: Error {}
+
+/// Where generated text goes: stdout, or a file through ``FileWriter`` (replaced atomically when
+/// it is a regular file, so that an interrupted run never leaves half a file).
 private final class SampleSink {
   private let output: Output?
-  private var handle: FileHandle?
-  private let path: String?
-  private let temporary: String?
+  private let writer: FileWriter?
   private var buffer = ""
 
   init(output: Output) {
     self.output = output
-    path = nil
-    temporary = nil
+    writer = nil
   }
 
   init(path: String) throws {
     output = nil
-    self.path = path
-    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-    self.temporary = temporary
-    guard FileManager.default.createFile(atPath: temporary, contents: nil),
-      let handle = FileHandle(forWritingAtPath: temporary)
-    else { throw FileError.writeFailed(path: path, reason: "cannot create the file") }
-    self.handle = handle
+    writer = try FileWriter(path: path)
   }
 
-  func write(_ text: String) {
+  func write(_ text: String) throws {
     if let output {
-      output.write(text)
+      output.writeVerbatim(text)
       return
     }
     buffer += text
-    if buffer.utf8.count > 1 << 20 { try? drain() }
+    if buffer.utf8.count > 1 << 20 { try drain() }
   }
 
   private func drain() throws {
-    guard let handle, let path else { return }
-    do {
-      try handle.write(contentsOf: Data(buffer.utf8))
-    } catch {
-      throw FileError.writeFailed(path: path, reason: error.localizedDescription)
-    }
+    try writer?.write(buffer)
     buffer = ""
   }
 
   func finish() throws {
-    guard let handle, let path, let temporary else { return }
     try drain()
-    try? handle.close()
-    if rename(temporary, path) != 0 {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw FileError.writeFailed(path: path, reason: reason)
-    }
+    try writer?.finish()
   }
 }

@@ -2,16 +2,19 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// `routine settings [--enabled true|false] [--threshold P] [--lead N] [--buffer N] [--window N]
-/// [--time-zone ZONE|none]`
+/// `routine settings [--enabled B] [--threshold P] [--lead N] [--buffer N] [--window N]
+/// [--time-zone ZONE|none] [--locale NAME]`
 enum SettingsCommand: Command {
   static let spec = CommandSpec(
     name: "settings",
-    summary: "Show or change the planner's settings, stored in the store.",
+    summary: "Show or change the settings, stored in the store.",
     discussion: """
-      With no option, shows the settings. Turning smart reminders off removes the learned
-      requests at once. The time zone here, when set, is the user's zone for every command that
-      uses the store; without it, --tz, then $TZ, then the system's.
+      With no option, shows the settings and which store holds them. Changes are read and
+      written in one transaction, so changes made at the same time never undo one another.
+      Turning smart reminders off removes the learned requests at once. The time zone, when set,
+      is the user's zone for every command that uses the store; without it, --tz, then $TZ, then
+      the system's. The locale decides whether reminder texts read 6:46 AM or 06:46; it is taken
+      from LC_ALL, LC_TIME or LANG the first time routine writes to a store.
       """,
     options: [
       .value("enabled", "true|false", "Smart reminders on or off (default true)."),
@@ -23,57 +26,55 @@ enum SettingsCommand: Command {
       .value(
         "time-zone", "ZONE|none",
         "The user's IANA time zone, or none to use --tz, $TZ or the system's."),
+      .value(
+        "locale", "NAME",
+        "The locale of reminder texts' times: en_US (6:46 AM), de_DE or C (06:46)."),
     ],
-    globals: ["store", "json", "tz"])
+    globals: ["store", "tz", "json"])
+
+  /// A change asked for on the command line, checked before the store is opened.
+  private struct Change {
+    var enabled: Bool?
+    var threshold: Double?
+    var lead: Int?
+    var buffer: Int?
+    var window: Int?
+    /// `.some(nil)` unsets the zone.
+    var timeZone: String?? = nil
+    var locale: String?
+
+    var isEmpty: Bool {
+      enabled == nil && threshold == nil && lead == nil && buffer == nil && window == nil
+        && timeZone == nil && locale == nil
+    }
+
+    func apply(to settings: inout PlannerSettings) {
+      if let enabled { settings.isEnabled = enabled }
+      if let threshold { settings.threshold = threshold }
+      if let lead { settings.leadMinutes = lead }
+      if let buffer { settings.bufferMinutes = buffer }
+      if let window { settings.windowDays = window }
+      if let timeZone { settings.timeZone = timeZone }
+      if let locale { settings.locale = locale }
+    }
+  }
 
   static func run(_ context: Context) throws -> ExitCode {
-    let store = try context.openStore()
-    var settings = try store.settings()
-    let arguments = context.arguments
-    let before = settings
-    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
-      UsageError("--\(option): expected \(expected), found '\(found)'", command: spec.name)
-    }
-    if let text = arguments.value("enabled") {
-      switch text.lowercased() {
-      case "true", "yes", "on", "1": settings.isEnabled = true
-      case "false", "no", "off", "0": settings.isEnabled = false
-      default: throw invalid("enabled", "true or false", text)
+    let change = try parse(context)
+    var removed: Int?
+    let settings: PlannerSettings
+    if change.isEmpty {
+      settings = try context.openExistingStore()?.settings() ?? PlannerSettings()
+    } else {
+      let update = try context.writing { store, _, _ in
+        try store.updateSettings { change.apply(to: &$0) }
       }
+      settings = update.after
+      if update.before.isEnabled, !update.after.isEnabled { removed = update.removedRequests }
     }
-    if let text = arguments.value("threshold") {
-      guard let value = Double(text), value >= 0, value < 1 else {
-        throw invalid("threshold", "a number from 0 up to 1", text)
-      }
-      settings.threshold = value
-    }
-    func minutes(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-      guard let text = arguments.value(name) else { return nil }
-      guard let value = Int(text), range.contains(value) else {
-        throw invalid(name, "a whole number from \(range.lowerBound) to \(range.upperBound)", text)
-      }
-      return value
-    }
-    settings.leadMinutes = try minutes("lead", 0...720) ?? settings.leadMinutes
-    settings.bufferMinutes = try minutes("buffer", 0...240) ?? settings.bufferMinutes
-    settings.windowDays = try minutes("window", 1...3660) ?? settings.windowDays
-    if let text = arguments.value("time-zone") {
-      if text.lowercased() == "none" || text.isEmpty {
-        settings.timeZone = nil
-      } else {
-        guard TimeZone(identifier: text) != nil else {
-          throw invalid("time-zone", "an IANA time zone like Europe/Berlin, or none", text)
-        }
-        settings.timeZone = text
-      }
-    }
-    var removed = 0
-    if settings != before {
-      if before.isEnabled && !settings.isEnabled {
-        removed = try store.requests().filter { $0.origin == .learned }.count
-      }
-      try store.save(settings)
-    }
+    let store = try context.storePath()
+    let exists = FileSystem.kind(of: store) != .missing
+    let locale = settings.locale ?? context.environmentLocale
 
     if context.isJSON {
       context.output.line(
@@ -82,21 +83,97 @@ enum SettingsCommand: Command {
           ("leadMinutes", .integer(settings.leadMinutes)),
           ("bufferMinutes", .integer(settings.bufferMinutes)),
           ("windowDays", .integer(settings.windowDays)), ("timeZone", .optional(settings.timeZone)),
+          ("locale", .optional(settings.locale)), ("store", .string(store)),
+          ("removedRequests", removed.map(JSON.integer) ?? .null),
         ]).serialized())
       return .ok
     }
-    let fallback = try context.requireTimeZone().identifier
-    let zone = settings.timeZone ?? "not set (now \(fallback), from --tz, $TZ or the system)"
+    let zone: String
+    if let name = settings.timeZone {
+      zone = name
+    } else {
+      switch context.environmentTimeZone {
+      case .success(let fallback):
+        zone = "not set (now \(fallback.identifier), from --tz, $TZ or the system)"
+      case .failure(let error): zone = "not set (and \(error.message))"
+      }
+    }
+    let clock = ClockStyle(localeIdentifier: locale)
+    let example = clock.format(TimeOfDay(hour: 18, minute: 46)!)
     let rows = [
       ("enabled", settings.isEnabled ? "true" : "false"),
       ("threshold", JSON.format(settings.threshold)),
       ("lead minutes", "\(settings.leadMinutes)"), ("buffer minutes", "\(settings.bufferMinutes)"),
       ("window days", "\(settings.windowDays)"), ("time zone", zone),
+      (
+        "locale",
+        "\(locale) (times like \(example))"
+          + (settings.locale == nil ? ", from the environment until something is stored" : "")
+      ),
+      ("store", context.displayPath(store) + (exists ? "" : " (not created yet)")),
     ]
-    for (name, value) in rows { context.output.line(HelpFormatter.padded(name, to: 16) + value) }
-    if removed > 0 {
-      context.output.line("Smart reminders off: \(removed) learned requests removed.")
+    for (name, value) in rows {
+      context.output.line(HelpFormatter.padded(name, to: 16) + TerminalText.escaped(value))
+    }
+    if let removed {
+      context.output.line(
+        "Smart reminders off: \(counted(removed, "learned request")) removed "
+          + "(snooze and outlier alerts stay).")
     }
     return .ok
+  }
+
+  private static func parse(_ context: Context) throws(UsageError) -> Change {
+    let arguments = context.arguments
+    var change = Change()
+    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
+      UsageError("--\(option): expected \(expected), found '\(found)'", command: spec.name)
+    }
+    if let text = arguments.value("enabled") {
+      switch text.lowercased() {
+      case "true", "yes", "on", "1": change.enabled = true
+      case "false", "no", "off", "0": change.enabled = false
+      default: throw invalid("enabled", "true or false", text)
+      }
+    }
+    if let text = arguments.value("threshold") {
+      guard let value = Double(text), value >= 0, value < 1 else {
+        throw invalid("threshold", "a number from 0 up to 1", text)
+      }
+      change.threshold = value
+    }
+    func minutes(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
+      guard let text = arguments.value(name) else { return nil }
+      guard let value = Int(text), range.contains(value) else {
+        throw invalid(name, "a whole number from \(range.lowerBound) to \(range.upperBound)", text)
+      }
+      return value
+    }
+    change.lead = try minutes("lead", 0...720)
+    change.buffer = try minutes("buffer", 0...240)
+    change.window = try minutes("window", 1...3660)
+    if let text = arguments.value("time-zone") {
+      if text.lowercased() == "none" || text.isEmpty {
+        change.timeZone = .some(String?.none)
+      } else {
+        guard let name = ZoneNames.canonicalName(text) else {
+          throw UsageError(ZoneNames.unknown(text, source: "--time-zone"), command: spec.name)
+        }
+        change.timeZone = name
+      }
+    }
+    if let text = arguments.value("locale") {
+      let name =
+        text.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(
+          String.init) ?? ""
+      let isName =
+        name == "C" || name == "POSIX"
+        || name.range(of: "^[a-z]{2,3}(_[A-Z]{2})?$", options: .regularExpression) != nil
+      guard isName else {
+        throw invalid("locale", "a locale name like en_US, de_DE or C", text)
+      }
+      change.locale = name
+    }
+    return change
   }
 }

@@ -86,26 +86,32 @@ public indirect enum JSON: Sendable, Equatable {
   }
 
   /// A JSON string literal as UTF-8. Text without quotes, backslashes or control characters (the
-  /// usual case) is copied in one go.
+  /// usual case) is copied in one go. Besides what JSON requires, DEL, C1 controls and the
+  /// invisible bidirectional formatting characters are written as `\u` escapes, so that JSON
+  /// shown on a terminal cannot drive it either (see ``TerminalText``).
   static func writeString(_ value: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
     let utf8 = value.utf8
-    if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-    {
+    // 0xC2, 0xE2 and 0xEF lead the UTF-8 encodings of C1 controls and of the formatting
+    // characters; text without them (and without the ASCII specials) needs no escaping.
+    if !utf8.contains(where: {
+      $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F
+        || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF
+    }) {
       bytes.append(contentsOf: utf8)
     } else {
-      for byte in utf8 {
-        switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
+      for scalar in value.unicodeScalars {
+        switch scalar.value {
+        case 0x22: bytes.append(contentsOf: "\\\"".utf8)
+        case 0x5C: bytes.append(contentsOf: "\\\\".utf8)
         case 0x0A: bytes.append(contentsOf: "\\n".utf8)
         case 0x0D: bytes.append(contentsOf: "\\r".utf8)
         case 0x09: bytes.append(contentsOf: "\\t".utf8)
-        case 0..<0x20:
-          let hex = String(byte, radix: 16)
+        case _ where TerminalText.needsEscape(scalar):
+          let hex = String(scalar.value, radix: 16)
           bytes.append(
             contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-        default: bytes.append(byte)
+        default: UTF8.encode(scalar) { bytes.append($0) }
         }
       }
     }

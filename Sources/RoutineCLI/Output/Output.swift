@@ -9,12 +9,19 @@ import Foundation
 #endif
 
 /// A buffered text sink: a file descriptor (stdout, stderr) or memory (tests).
+///
+/// Text written with ``write(_:)`` and ``line(_:)`` never carries a terminal control character:
+/// any byte below 0x20 other than a line break, and DEL, is shown escaped (`\x1B`), as a last
+/// line of defence behind the escaping of names and notes (``TerminalText``). A failed write is
+/// remembered, not dropped: ``failure`` says why, and the command's exit status reports it.
 public final class Output {
   private let descriptor: Int32?
   private var buffer: [UInt8] = []
   private var captured: [UInt8] = []
-  /// Whether the descriptor is a terminal (colour and tables are for terminals only).
+  /// Whether the descriptor is a terminal (colour and prompts are for terminals only).
   public let isTerminal: Bool
+  /// Why writing failed (`strerror` text), once it has; later output is discarded.
+  public private(set) var failure: String?
 
   /// Writes to `descriptor`.
   public init(descriptor: Int32) {
@@ -31,8 +38,25 @@ public final class Output {
 
   deinit { flush() }
 
-  /// Appends `text`.
+  /// Appends `text`, escaping terminal control characters.
   public func write(_ text: String) {
+    let utf8 = text.utf8
+    if utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F }) {
+      for byte in utf8 {
+        if (byte < 0x20 && byte != 0x0A) || byte == 0x7F {
+          buffer.append(contentsOf: TerminalText.hexEscape(byte).utf8)
+        } else {
+          buffer.append(byte)
+        }
+      }
+    } else {
+      buffer.append(contentsOf: utf8)
+    }
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  /// Appends `text` as it is: file contents (`routine sample`), not display text.
+  public func writeVerbatim(_ text: String) {
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= 1 << 16 { flush() }
   }
@@ -43,12 +67,13 @@ public final class Output {
     buffer.append(0x0A)
   }
 
-  /// Sends what is buffered.
+  /// Sends what is buffered. After a failure, output is discarded.
   public func flush() {
     guard !buffer.isEmpty else { return }
+    defer { buffer.removeAll(keepingCapacity: true) }
+    guard failure == nil else { return }
     guard let descriptor else {
       captured += buffer
-      buffer.removeAll(keepingCapacity: true)
       return
     }
     buffer.withUnsafeBytes { bytes in
@@ -58,13 +83,16 @@ public final class Output {
           descriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          break
+          failure = String(cString: strerror(errno))
+          return
         }
         offset += written
       }
     }
-    buffer.removeAll(keepingCapacity: true)
   }
+
+  /// Simulates a failed write (tests).
+  func fail(_ reason: String) { failure = reason }
 
   /// Everything written so far (memory outputs only).
   public var text: String {

@@ -24,9 +24,31 @@ public struct EventKind: Hashable, Sendable, CustomStringConvertible {
     self.key = key
   }
 
-  /// The display name without white space, as in notification identifiers (`routine_WakeUp`).
+  /// The display name reduced to letters and digits, as in notification identifiers
+  /// (`routine_WakeUp`): white space, punctuation, symbols and control characters are dropped,
+  /// so an identifier is safe to type, to pass in an environment variable and to print. May be
+  /// empty (a name of emoji); the planner then uses a hash of the key.
   public var compactName: String {
-    name.filter { !$0.isWhitespace }
+    var result = String.UnicodeScalarView()
+    for scalar in name.unicodeScalars {
+      switch scalar.properties.generalCategory {
+      case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+        .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber,
+        .otherNumber:
+        result.append(scalar)
+      default:
+        continue
+      }
+    }
+    return String(result)
+  }
+
+  /// Whether the kind records an arrival ("Arriving Home", "Arriving at Work"). An arrival
+  /// follows from leaving on time; a reminder to arrive could not be acted on, so the planner
+  /// makes none (the departure has one).
+  public var isArrival: Bool {
+    key.hasPrefix("arriving ") || key.hasPrefix("arrive ") || key == "arrival"
+      || key.hasPrefix("arrival ") || key.hasPrefix("arrived ")
   }
 
   /// The display name.

@@ -23,7 +23,9 @@ public struct Planner: Sendable {
   /// The learned requests for `analysis`, ordered by identifier (none when disabled).
   public func requests(for analysis: RoutineAnalysis) -> [NotificationRequest] {
     guard settings.isEnabled else { return [] }
-    let chosen = analysis.routines.filter { $0.confidence > settings.threshold }
+    let chosen = analysis.routines.filter {
+      $0.confidence > settings.threshold && !$0.kind.isArrival
+    }
     let commute = analysis.durations.first {
       $0.from.known == .leavingHome && $0.to.known == .arrivingAtWork
     }?.minutes
@@ -66,13 +68,16 @@ public struct Planner: Sendable {
     }
   }
 
-  /// Each kind's name in identifiers: its display name without white space, plus a short hash
-  /// of its key when another kind's name would read the same.
+  /// Each kind's name in identifiers: its display name's letters and digits, plus a short hash
+  /// of its key when another kind's name would read the same (a hash alone when none is left).
   static func identifierNames(for kinds: Set<EventKind>) -> [EventKind: String] {
     var result: [EventKind: String] = [:]
     for (compact, group) in Dictionary(grouping: kinds, by: \.compactName) {
       for kind in group {
-        result[kind] = group.count == 1 ? compact : "\(compact)_\(shortHash(kind.key))"
+        result[kind] =
+          compact.isEmpty
+          ? shortHash(kind.key)
+          : group.count == 1 ? compact : "\(compact)_\(shortHash(kind.key))"
       }
     }
     return result
@@ -97,8 +102,11 @@ extension NotificationRequest {
     for kind: EventKind, firingAt fire: Int64, body: String, metadata: RequestMetadata?
   ) -> NotificationRequest {
     NotificationRequest(
-      id: "alert_\(kind.compactName)_\(fire)", origin: .snooze, category: .earlyWarning,
-      title: "Reminder: Time for \(kind.name)", body: ReminderMessages.fit(body),
+      id: "alert_\(kind.compactName.isEmpty ? shortHash(kind.key) : kind.compactName)_\(fire)",
+      origin: .snooze, category: .earlyWarning,
+      title: ReminderMessages.fit(
+        "Reminder: Time for \(kind.name)", maximum: ReminderMessages.maximumTitleLength),
+      body: ReminderMessages.fit(body),
       trigger: .date(fire),
       metadata: metadata ?? RequestMetadata(eventKind: kind.name))
   }

@@ -12,6 +12,9 @@ public struct PlannerSettings: Hashable, Sendable {
   public var windowDays = 7
   /// The user's IANA zone; `nil` leaves it to `--tz`, then `$TZ`, then the system.
   public var timeZone: String?
+  /// The locale whose clock (12 or 24 hours) reminder texts use (`en_US`, `de_DE`, `C`); `nil`
+  /// until first recorded from the environment.
+  public var locale: String?
 
   /// The documented defaults.
   public init() {}

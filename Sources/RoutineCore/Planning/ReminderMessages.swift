@@ -1,31 +1,64 @@
 import Foundation
 
-/// The words of reminders, as the original design phrased them, under 100 characters, with times
-/// in the user's locale style.
-public struct ReminderMessages: Sendable {
-  /// The longest body, in characters (the design kept messages under 100).
-  public static let maximumLength = 99
+/// Whether times in texts read "6:46 AM" or "06:46".
+public enum ClockStyle: String, Sendable, Hashable {
+  /// "6:46 AM", "12:05 PM": where the locale keeps a 12-hour clock (en_US, en_AU, ...).
+  case twelveHour
+  /// "06:46": everywhere else, and for the C locale.
+  case twentyFourHour
 
-  private let style: Date.FormatStyle?
-
-  /// Messages with times formatted for `locale` ("7:05 AM" for en_US, "07:05" for de_DE); without
-  /// a locale (the C locale), times are `HH:MM`.
-  public init(locale: Locale?) {
-    style = locale.map {
-      Date.FormatStyle(
-        date: .omitted, time: .shortened, locale: $0, timeZone: TimeZone(identifier: "UTC")!)
+  /// The clock of the locale `identifier` (`en_US`, `de_DE`; `C` and `POSIX` are 24-hour).
+  /// Only the hour cycle is taken from the locale: the rest of the wording is English, and
+  /// formatting by hand keeps the text the same on every platform and in every ICU version
+  /// (no narrow no-break space before "AM").
+  public init(localeIdentifier identifier: String) {
+    guard identifier != "C", identifier != "POSIX", !identifier.isEmpty else {
+      self = .twentyFourHour
+      return
+    }
+    switch Locale(identifier: identifier).hourCycle {
+    case .oneToTwelve, .zeroToEleven: self = .twelveHour
+    default: self = .twentyFourHour
     }
   }
 
-  /// `time` in the user's style.
+  /// `time`, rounded to the minute, in this style.
   public func format(_ time: TimeOfDay) -> String {
-    guard let style else { return time.description }
-    return Date(timeIntervalSince1970: Double(time.roundedToMinute.secondsSinceMidnight)).formatted(
-      style)
+    let rounded = time.roundedToMinute
+    switch self {
+    case .twentyFourHour:
+      return rounded.description
+    case .twelveHour:
+      let hour = rounded.hour % 12 == 0 ? 12 : rounded.hour % 12
+      return "\(hour):\(pad(rounded.minute, 2)) \(rounded.hour < 12 ? "AM" : "PM")"
+    }
+  }
+}
+
+/// The words of reminders, as the original design phrased them: titles of at most
+/// ``maximumTitleLength`` and bodies of at most ``maximumLength`` characters, with times in the
+/// user's clock style.
+public struct ReminderMessages: Sendable {
+  /// The longest body, in characters (the design kept messages under 100).
+  public static let maximumLength = 99
+  /// The longest title, in characters: a notification's title is one short line.
+  public static let maximumTitleLength = 60
+
+  /// How times are written.
+  public let clock: ClockStyle
+
+  /// Messages with times in `clock`'s style ("7:05 AM" or "07:05").
+  public init(clock: ClockStyle) {
+    self.clock = clock
   }
 
+  /// `time` in the user's style.
+  public func format(_ time: TimeOfDay) -> String { clock.format(time) }
+
   /// "Time for Wake Up".
-  public func title(for kind: EventKind) -> String { "Time for \(kind.name)" }
+  public func title(for kind: EventKind) -> String {
+    ReminderMessages.fit("Time for \(kind.name)", maximum: ReminderMessages.maximumTitleLength)
+  }
 
   /// The body of a routine's reminder: Wake Up, Leaving Home (with the buffer, or else the
   /// commute), Bed Time, or else the routine's own reasoning (its times in the user's style).
@@ -55,8 +88,8 @@ public struct ReminderMessages: Sendable {
     return ReminderMessages.fit(text)
   }
 
-  /// `text` cut to at most ``maximumLength`` characters, with an ellipsis when cut.
-  public static func fit(_ text: String) -> String {
-    text.count <= maximumLength ? text : String(text.prefix(maximumLength - 1)) + "…"
+  /// `text` cut to at most `maximum` characters, with an ellipsis when cut.
+  public static func fit(_ text: String, maximum: Int = maximumLength) -> String {
+    text.count <= maximum ? text : String(text.prefix(maximum - 1)) + "…"
   }
 }

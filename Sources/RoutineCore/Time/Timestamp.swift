@@ -96,19 +96,32 @@ extension Timestamp {
 /// Parses ISO 8601 timestamps (see ``Timestamp/init(iso8601:)``) in the hot loop of the file
 /// readers. Logs are in time order, so consecutive timestamps usually share their date: the parser
 /// remembers the last date's day number instead of recomputing and revalidating it.
+///
+/// Given a zone, it also reads local times without an offset (`2026-04-27 07:55`, as spreadsheets
+/// and phones export them) as wall-clock times in that zone, by the rules of ``WallClock``.
 public struct TimestampParser: Sendable {
   private var cachedPrefix: UInt64 = 0
   private var cachedSuffix: UInt16 = 0
   private var cachedDays = Int.min
+  private var local: LocalTimeResolver?
 
-  /// A parser with an empty cache.
-  public init() {}
+  /// A parser with an empty cache; with `zone`, local times are read in that zone.
+  public init(assumingZone zone: TimeZone? = nil) {
+    local = zone.map(LocalTimeResolver.init)
+  }
+
+  /// Whether `bytes` are a valid local date and time without an offset (for error messages).
+  public static func isLocalTime(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var withZone = TimestampParser(assumingZone: TimeZone(secondsFromGMT: 0))
+    var withoutZone = TimestampParser()
+    return withZone.parse(bytes) != nil && withoutZone.parse(bytes) == nil
+  }
 
   /// The timestamp `bytes` spell, or `nil` when they are not a valid ISO 8601 timestamp with an
-  /// offset.
+  /// offset (or, given a zone, a valid local date and time).
   public mutating func parse(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
     let count = bytes.count
-    guard count >= 17 else { return nil }
+    guard count >= 16 else { return nil }
     @inline(__always) func digit(_ i: Int) -> Int {
       let value = Int(bytes[i]) &- 48
       return (value >= 0 && value <= 9) ? value : -1_000_000
@@ -139,6 +152,7 @@ public struct TimestampParser: Sendable {
 
     var index = 16
     var second = 0
+    guard count > 16 || local != nil else { return nil }
     if index < count, bytes[index] == 0x3A {
       guard index + 2 < count else { return nil }
       second = two(index + 1)
@@ -151,7 +165,11 @@ public struct TimestampParser: Sendable {
         guard index > start else { return nil }
       }
     }
-    guard index < count else { return nil }
+    guard index < count else {
+      guard local != nil else { return nil }
+      return local!.timestamp(
+        localSeconds: Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second))
+    }
 
     var offset = 0
     let marker = bytes[index]
@@ -178,5 +196,42 @@ public struct TimestampParser: Sendable {
 
     let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     return Timestamp(secondsSince1970: local - Int64(offset), utcOffsetSeconds: Int32(offset))
+  }
+}
+
+/// Turns local wall-clock times into timestamps in one zone, remembering the offset of the last
+/// hour resolved: a file of local times is in time order, and resolving each one from scratch
+/// costs several zone look-ups.
+struct LocalTimeResolver: Sendable {
+  let zone: TimeZone
+  private var cachedHour = Int64.min
+  private var cachedOffset: Int64 = 0
+
+  init(zone: TimeZone) {
+    self.zone = zone
+  }
+
+  /// The timestamp of the wall-clock time `localSeconds` (seconds since 1970-01-01T00:00 local):
+  /// in a daylight-saving gap the end of the gap, in a repeated hour the first instant.
+  mutating func timestamp(localSeconds: Int64) -> Timestamp {
+    let hour = localSeconds >= 0 ? localSeconds / 3600 : (localSeconds - 3599) / 3600
+    if hour == cachedHour {
+      return Timestamp(
+        secondsSince1970: localSeconds - cachedOffset, utcOffsetSeconds: Int32(cachedOffset))
+    }
+    let instant = WallClock.resolve(localSeconds: localSeconds, in: zone).instant
+    let offset = WallClock.offset(at: instant, in: zone)
+    // The hour can be cached when it holds no transition: both its ends resolve uniquely, with
+    // the offset found (a gap or repeat shorter than an hour still shows at one end).
+    let start = hour * 3600
+    if case .unique(let first) = WallClock.resolve(localSeconds: start, in: zone),
+      start - first == offset,
+      case .unique(let last) = WallClock.resolve(localSeconds: start + 3599, in: zone),
+      start + 3599 - last == offset
+    {
+      cachedHour = hour
+      cachedOffset = offset
+    }
+    return Timestamp(secondsSince1970: instant, utcOffsetSeconds: Int32(offset))
   }
 }

@@ -37,7 +37,7 @@ final class ByteKeyTable<Value> {
   /// The value stored for `key`, if any.
   func value(for key: UnsafeRawBufferPointer) -> Value? {
     let (head, tail) = ByteKeyTable.words(key)
-    let hash = ByteKeyTable.hash(head: head, tail: tail, count: key.count)
+    let hash = ByteKeyTable.hash(key, head: head, tail: tail)
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
@@ -70,7 +70,7 @@ final class ByteKeyTable<Value> {
     }
     if (entryCount + 1) * 2 > slots.count { grow() }
     let (head, tail) = ByteKeyTable.words(key)
-    let hash = ByteKeyTable.hash(head: head, tail: tail, count: key.count)
+    let hash = ByteKeyTable.hash(key, head: head, tail: tail)
     (entries.baseAddress! + entryCount).initialize(
       to: Entry(
         hash: hash, head: head, tail: tail, offset: arenaCount, count: key.count, value: value))
@@ -111,12 +111,25 @@ final class ByteKeyTable<Value> {
     return (word, word)
   }
 
-  /// Mixes the words and length with MurmurHash3's 64-bit finalizer, whose shifts fold the high
-  /// bits down before each multiplication: names such as "Habit 017" and "Habit 018" differ only
-  /// in their last (most significant) bytes, and the slot is taken from the low bits.
+  /// Hashes every byte of `key`: its first and last words (already loaded), its length, and for
+  /// keys over 16 bytes each word in between. Names that share their ends ("collide-00000001-
+  /// tail-xx") must not share a slot, or each lookup walks a chain as long as the table.
+  /// MurmurHash3's 64-bit finalizer folds the high bits down before each multiplication: names
+  /// such as "Habit 017" and "Habit 018" differ only in their last (most significant) bytes,
+  /// and the slot is taken from the low bits.
   @inline(__always)
-  static func hash(head: UInt64, tail: UInt64, count: Int) -> UInt64 {
-    var hash = head ^ (tail << 29 | tail >> 35) ^ (UInt64(count) << 57)
+  static func hash(_ key: UnsafeRawBufferPointer, head: UInt64, tail: UInt64) -> UInt64 {
+    let count = key.count
+    var hash = head ^ (tail << 29 | tail >> 35) ^ (UInt64(truncatingIfNeeded: count) << 57)
+    if count > 16 {
+      var offset = 8
+      while offset < count - 8 {
+        let word = key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= hash >> 29
+        offset += 8
+      }
+    }
     hash ^= hash >> 33
     hash = hash &* 0xFF51_AFD7_ED55_8CCD
     hash ^= hash >> 33

@@ -8,13 +8,22 @@ import Foundation
   import Darwin
 #endif
 
-/// Reads a file, or a byte range of it, in large chunks into one growable buffer, so that a
-/// parser can look at complete records without loading the whole file: memory stays at the chunk
-/// size whatever the file size.
+/// Reads a file, or a byte range of it, in large chunks into one buffer, so that a parser can
+/// look at complete records without loading the whole file: memory stays at the chunk size
+/// whatever the file size. A record longer than the buffer is an error
+/// (``ChunkedFile/RecordTooLong``), not a reason to grow: a file without line breaks
+/// (`/dev/zero`) must not take all memory.
+///
+/// Reads regular files with `pread` (so that a parallel read can split them), and anything else
+/// (standard input as `-`, a pipe, a device) sequentially.
 ///
 /// Owned by one thread at a time (a parallel read gives each half its own).
 final class ChunkedFile: @unchecked Sendable {
+  /// The buffer's size, and so the longest record: 1 MiB.
   static let chunkSize = 1 << 20
+
+  /// A record does not fit in the buffer.
+  struct RecordTooLong: Error {}
 
   private let descriptor: Int32
   let path: String
@@ -27,23 +36,31 @@ final class ChunkedFile: @unchecked Sendable {
   private var offset: Int64 = 0
   /// Where reading stops (the file size, or the end of a part).
   private var limit: Int64 = .max
-  /// The file's size in bytes.
+  /// The file's size in bytes (0 when it is not a regular file).
   let size: Int64
+  /// Whether the file can be read at any offset (a regular file).
+  let isSeekable: Bool
 
-  /// Opens `path` for reading.
+  /// Opens `path` for reading; `-` is standard input.
   init(path: String) throws(FileError) {
-    let descriptor = open(path, O_RDONLY)
+    let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
     }
     var status = stat()
-    if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+    guard fstat(descriptor, &status) == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(descriptor)
+      throw .cannotOpen(path: path, reason: reason)
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
       close(descriptor)
       throw .cannotOpen(path: path, reason: "it is a directory")
     }
     self.descriptor = descriptor
     self.path = path
-    size = Int64(status.st_size)
+    isSeekable = (status.st_mode & S_IFMT) == S_IFREG
+    size = isSeekable ? Int64(status.st_size) : 0
     buffer = .allocate(byteCount: ChunkedFile.chunkSize, alignment: 16)
   }
 
@@ -73,9 +90,10 @@ final class ChunkedFile: @unchecked Sendable {
   /// The unread bytes.
   var unread: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: buffer[start..<end]) }
 
-  /// Reads more bytes after the unread ones, moving them to the front (and growing the buffer when
-  /// a single record fills it). Returns `false` at the end of the file.
-  func fill() throws(FileError) -> Bool {
+  /// Reads more bytes after the unread ones, moving them to the front. Returns `false` at the end
+  /// of the file; throws ``RecordTooLong`` when the unread bytes already fill the buffer (one
+  /// record longer than ``chunkSize``).
+  func fill() throws -> Bool {
     if isAtEnd { return false }
     if start > 0 {
       let count = end - start
@@ -85,23 +103,20 @@ final class ChunkedFile: @unchecked Sendable {
       start = 0
       end = count
     }
-    if end == buffer.count {
-      let larger = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: buffer.count * 2, alignment: 16)
-      larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
-      buffer.deallocate()
-      buffer = larger
-    }
+    if end == buffer.count { throw RecordTooLong() }
     while true {
       let wanted = Int(min(Int64(buffer.count - end), limit - offset))
       guard wanted > 0 else {
         isAtEnd = true
         return false
       }
-      let count = pread(descriptor, buffer.baseAddress! + end, wanted, off_t(offset))
+      let count =
+        isSeekable
+        ? pread(descriptor, buffer.baseAddress! + end, wanted, off_t(offset))
+        : read(descriptor, buffer.baseAddress! + end, wanted)
       if count < 0 {
         if errno == EINTR { continue }
-        throw .readFailed(path: path, reason: String(cString: strerror(errno)))
+        throw FileError.readFailed(path: path, reason: String(cString: strerror(errno)))
       }
       if count == 0 {
         isAtEnd = true

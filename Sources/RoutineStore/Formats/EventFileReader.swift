@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import RoutineCore
 
 /// Thrown by a sink that cannot accept a record; the reader reports it like any invalid line
@@ -36,13 +37,23 @@ public struct EventFileReader: Sendable {
   public let format: EventFileFormat?
   /// Whether invalid records are reported to the sink and skipped instead of thrown.
   public let skipsInvalid: Bool
+  /// The zone timestamps without a UTC offset are read in (by the rules of docs/time.md); `nil`
+  /// rejects them.
+  public let assumedZone: TimeZone?
 
-  /// A reader for `path`.
-  public init(path: String, format: EventFileFormat? = nil, skipsInvalid: Bool = false) {
+  /// A reader for `path` (`-` is standard input).
+  public init(
+    path: String, format: EventFileFormat? = nil, skipsInvalid: Bool = false,
+    assumedZone: TimeZone? = nil
+  ) {
     self.path = path
     self.format = format
     self.skipsInvalid = skipsInvalid
+    self.assumedZone = assumedZone
   }
+
+  /// The longest record (a line, or for CSV the lines of one quoted record): 1 MiB.
+  public static let maximumRecordBytes = ChunkedFile.chunkSize
 
   /// Reads every record into `sink`. Throws `FileError` when the file cannot be read and
   /// `FormatError` for the first invalid record (unless skipping), or for a bad CSV header.
@@ -50,12 +61,11 @@ public struct EventFileReader: Sendable {
     let (file, format) = try open()
     switch format {
     case .csv:
-      var state = CSVState()
+      var state = CSVState(zone: assumedZone)
       defer { state.deallocate() }
       _ = try scanCSV(file, &state, until: .endOfFile, into: &sink)
-      try state.requireHeader(path)
     case .jsonl:
-      var state = JSONState()
+      var state = JSONState(zone: assumedZone)
       defer { state.deallocate() }
       _ = try scanJSONL(file, &state, until: .endOfFile, into: &sink)
     }
@@ -79,8 +89,8 @@ public struct EventFileReader: Sendable {
   ) throws -> [Part<Sink>] {
     let (file, format) = try open()
     var first = Part(sink: makeSink(), lineOffset: 0)
-    var csv = CSVState()
-    var json = JSONState()
+    var csv = CSVState(zone: assumedZone)
+    var json = JSONState(zone: assumedZone)
     defer {
       csv.deallocate()
       json.deallocate()
@@ -88,10 +98,10 @@ public struct EventFileReader: Sendable {
     if format == .csv {
       // The header first: both halves need its columns.
       _ = try scanCSV(file, &csv, until: .header, into: &first.sink)
-      try csv.requireHeader(path)
     }
     let dataStart = file.unreadOffset
-    guard file.size - dataStart >= minimumSize,
+    guard file.isSeekable, csv.columns != nil || format == .jsonl,
+      file.size - dataStart >= minimumSize,
       let split = try lineStart(after: dataStart + (file.size - dataStart) / 2, in: file.size)
     else {
       switch format {
@@ -108,8 +118,8 @@ public struct EventFileReader: Sendable {
     let second = try ChunkedFile(path: path)
     second.restrict(to: split..<file.size)
     let work = ParallelParts(first: first, second: Part(sink: makeSink(), lineOffset: 0))
-    var secondCSV = CSVState(columns: csv.columns)
-    var secondJSON = JSONState()
+    var secondCSV = CSVState(columns: csv.columns, zone: assumedZone)
+    var secondJSON = JSONState(zone: assumedZone)
     defer {
       secondCSV.deallocate()
       secondJSON.deallocate()
@@ -222,7 +232,7 @@ public struct EventFileReader: Sendable {
   /// What a CSV scan carries from one region to the next.
   private struct CSVState {
     var parser = CSVRecordParser()
-    var timestamps = TimestampParser()
+    var timestamps: TimestampParser
     var line = 1
     var columns: Columns?
     var kind = ByteScratch()
@@ -230,20 +240,14 @@ public struct EventFileReader: Sendable {
     var timestamp = ByteScratch()
     var value = ByteScratch()
 
-    init(columns: Columns? = nil) {
+    init(columns: Columns? = nil, zone: TimeZone?) {
       self.columns = columns
+      timestamps = TimestampParser(assumingZone: zone)
     }
 
     func deallocate() {
       parser.deallocate()
       for buffer in [kind, note, timestamp, value] { buffer.deallocate() }
-    }
-
-    func requireHeader(_ path: String) throws {
-      guard columns == nil else { return }
-      throw FormatError(
-        file: path, line: 1,
-        message: "expected a header line '\(Columns.expected)', found an empty file")
     }
   }
 
@@ -288,7 +292,21 @@ public struct EventFileReader: Sendable {
       file.start += offset
       if stop == .header, state.columns != nil { return true }
       if atEnd { return file.unread.isEmpty }
+      try fill(file, line: state.line)
+    }
+  }
+
+  /// Reads more of `file`; a record that does not fit the buffer is an error at `line`, never
+  /// skipped (a file without line breaks would otherwise be read forever).
+  private func fill(_ file: ChunkedFile, line: Int) throws {
+    do {
       _ = try file.fill()
+    } catch is ChunkedFile.RecordTooLong {
+      throw FormatError(
+        file: path, line: line,
+        message:
+          "expected a record of at most 1 MiB (\(EventFileReader.maximumRecordBytes) bytes), "
+          + "found a longer one; is this an event log?")
     }
   }
 
@@ -310,7 +328,12 @@ public struct EventFileReader: Sendable {
       case "value": slot = \.value
       case "note": slot = \.note
       default:
-        let found = name.first?.isNumber == true ? "a data line" : "an unknown column '\(name)'"
+        var found = name.first?.isNumber == true ? "a data line" : "an unknown column '\(name)'"
+        if index == 0, name.hasPrefix("{") {
+          found =
+            "a JSON object: this looks like JSON Lines"
+            + (format == .csv ? ", not CSV as --format says" : "; name the file .jsonl")
+        }
         throw FormatError(
           file: path, line: line,
           message: "expected a header line '\(Columns.expected)', found \(found)")
@@ -348,11 +371,8 @@ public struct EventFileReader: Sendable {
     }
     let stamp = csvField(columns.timestamp, fields, fieldCount, parser, window, &timestampScratch)
     guard let timestamp = timestamps.parse(stamp) else {
-      let found = stamp.isEmpty ? "an empty field" : quoted(stamp)
       try fail(
-        FormatError(
-          file: path, line: line, message: "expected \(Timestamp.expectedFormat), found \(found)"),
-        &sink)
+        FormatError(file: path, line: line, message: timestampProblem(stamp, field: "")), &sink)
       return
     }
     let valueBytes = csvField(columns.value, fields, fieldCount, parser, window, &valueScratch)
@@ -401,8 +421,12 @@ public struct EventFileReader: Sendable {
   /// What a JSON Lines scan carries from one region to the next.
   private struct JSONState {
     var parser = JSONLineParser()
-    var timestamps = TimestampParser()
+    var timestamps: TimestampParser
     var line = 1
+
+    init(zone: TimeZone?) {
+      timestamps = TimestampParser(assumingZone: zone)
+    }
 
     func deallocate() { parser.deallocate() }
   }
@@ -428,16 +452,17 @@ public struct EventFileReader: Sendable {
         defer { state.line += 1 }
         if trim(content).isEmpty { continue }
         switch state.parser.parse(content) {
-        case .failure(let message):
+        case .failure(var message):
+          if format == .jsonl, trim(content).first != UInt8(ascii: "{") {
+            message += "; this does not look like JSON Lines: is it CSV? (--format jsonl was given)"
+          }
           try fail(FormatError(file: path, line: state.line, message: message), &sink)
         case .success(let fields):
           guard let timestamp = state.timestamps.parse(fields.timestamp) else {
             try fail(
               FormatError(
                 file: path, line: state.line,
-                message:
-                  "expected \(Timestamp.expectedFormat) for \"timestamp\", found \(quoted(fields.timestamp))"
-              ),
+                message: timestampProblem(fields.timestamp, field: " for \"timestamp\"")),
               &sink)
             continue
           }
@@ -455,11 +480,21 @@ public struct EventFileReader: Sendable {
       }
       file.start += offset
       if file.isAtEnd && (atEnd || stop == .endOfRegion) { return file.unread.isEmpty }
-      _ = try file.fill()
+      try fill(file, line: state.line)
     }
   }
 
   // MARK: Fields
+
+  /// What is wrong with a timestamp; a local time gets the hint that reads it.
+  private func timestampProblem(_ bytes: UnsafeRawBufferPointer, field: String) -> String {
+    let found = bytes.isEmpty ? "an empty field" : quoted(bytes)
+    var message = "expected \(Timestamp.expectedFormat)\(field), found \(found)"
+    if TimestampParser.isLocalTime(bytes) {
+      message += ", a local time without offset (give --assume-zone ZONE to read local times)"
+    }
+    return message
+  }
 
   /// The kind's encoding is checked by the sink when it meets a name for the first time
   /// (``eventKind(_:)``): names repeat millions of times, validating each once is enough.

@@ -67,6 +67,8 @@ public struct EventLogLoader {
     /// Per kind, in the order first seen.
     var kinds: [EventKind] = []
     var lists: [OccurrenceBuffer] = []
+    /// Index in ``kinds`` by kind key: spellings of one kind ("Wake Up", "wake up") share one.
+    var indexByKey: [String: Int] = [:]
     let lower: Int64
     let upper: Int64
     let table = ByteKeyTable<Int>()
@@ -81,10 +83,11 @@ public struct EventLogLoader {
         index = known
       } else {
         let kind = try eventKind(record.kind)
-        if let existing = kinds.firstIndex(of: kind) {
+        if let existing = indexByKey[kind.key] {
           index = existing
         } else {
           index = kinds.count
+          indexByKey[kind.key] = index
           kinds.append(kind)
           lists.append(OccurrenceBuffer())
         }

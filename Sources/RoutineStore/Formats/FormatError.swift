@@ -15,7 +15,12 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `'log.csv' line 12: expected ..., found '...'`.
-  public var description: String { "'\(file)' line \(line): \(message)" }
+  public var description: String { "\(displayName(file)) line \(line): \(message)" }
+}
+
+/// `'log.csv'`, or `standard input` for `-`.
+public func displayName(_ path: String) -> String {
+  path == "-" ? "standard input" : "'\(path)'"
 }
 
 /// A file that cannot be read at all.
@@ -30,9 +35,9 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A textual representation.
   public var description: String {
     switch self {
-    case .cannotOpen(let path, let reason): "cannot open '\(path)': \(reason)"
-    case .readFailed(let path, let reason): "cannot read '\(path)': \(reason)"
-    case .writeFailed(let path, let reason): "cannot write '\(path)': \(reason)"
+    case .cannotOpen(let path, let reason): "cannot open \(displayName(path)): \(reason)"
+    case .readFailed(let path, let reason): "cannot read \(displayName(path)): \(reason)"
+    case .writeFailed(let path, let reason): "cannot write \(displayName(path)): \(reason)"
     }
   }
 }

@@ -2,7 +2,9 @@ import CSQLite
 import Foundation
 
 /// One connection to a SQLite database, set up the same way every time: extended result codes, a
-/// busy timeout, foreign keys on, and WAL journaling with `synchronous = NORMAL` (verified).
+/// busy timeout and foreign keys on. ``useWAL()`` switches to WAL journaling with
+/// `synchronous = NORMAL` (verified); it is a separate step so that a file can be inspected
+/// before anything about it is changed.
 ///
 /// Not thread-safe: a connection belongs to one thread at a time, and each process opens its own.
 public final class Connection {
@@ -12,15 +14,19 @@ public final class Connection {
   let handle: OpaquePointer
   /// The file the connection opened.
   public let path: String
+  /// How many transactions are open, the outermost first: nested ones are savepoints.
+  private var depth = 0
 
-  /// Opens (and creates, when missing) the database at `path`.
+  /// Opens the database at `path`, creating it when missing if `creating`. With `wal` (the
+  /// default), switches it to WAL journaling at once.
   public init(
-    path: String, busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds
-  )
-    throws(SQLiteError)
-  {
+    path: String, creating: Bool = true, wal: Bool = true,
+    busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds
+  ) throws(SQLiteError) {
+    _ = Connection.configureOnce
     var pointer: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let flags =
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (creating ? SQLITE_OPEN_CREATE : 0)
     let status = sqlite3_open_v2(path, &pointer, flags, nil)
     guard status == SQLITE_OK, let pointer else {
       let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -33,6 +39,12 @@ public final class Connection {
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     try execute("PRAGMA foreign_keys = ON")
+    if wal { try useWAL() }
+  }
+
+  /// Switches the database to WAL journaling with `synchronous = NORMAL`, and checks that the
+  /// mode really is WAL (a file system without shared memory can refuse it).
+  public func useWAL() throws(SQLiteError) {
     let mode = try scalarText("PRAGMA journal_mode = WAL")
     guard mode?.lowercased() == "wal" || path == ":memory:" else {
       throw SQLiteError(
@@ -81,16 +93,50 @@ public final class Connection {
 
   /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so two
   /// writers queue on the busy timeout instead of failing halfway. Any error thrown rolls back.
+  /// Inside another transaction, `body` runs in a savepoint: its error rolls back its own work,
+  /// and the outer transaction decides about the rest.
   public func transaction<T>(_ body: () throws -> T) throws -> T {
-    try execute("BEGIN IMMEDIATE")
+    try nested(begin: "BEGIN IMMEDIATE", body)
+  }
+
+  /// Runs `body` in a read transaction: every read in it sees the same snapshot of the database,
+  /// whatever other processes commit meanwhile. Inside another transaction, it simply runs.
+  public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    guard depth == 0 else { return try body() }
+    return try nested(begin: "BEGIN DEFERRED", body)
+  }
+
+  /// Whether a transaction is open on this connection.
+  public var isInTransaction: Bool { depth > 0 }
+
+  private func nested<T>(begin: String, _ body: () throws -> T) throws -> T {
+    let savepoint = depth > 0 ? "nested\(depth)" : nil
+    try execute(savepoint.map { "SAVEPOINT \($0)" } ?? begin)
+    depth += 1
+    func rollBack() {
+      if let savepoint {
+        try? execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+      } else {
+        try? execute("ROLLBACK")
+      }
+    }
+    let result: T
     do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
+      result = try body()
     } catch {
-      try? execute("ROLLBACK")
+      depth -= 1
+      rollBack()
       throw error
     }
+    depth -= 1
+    do {
+      // A COMMIT can fail too (a full disk): then nothing of the transaction is kept.
+      try execute(savepoint.map { "RELEASE \($0)" } ?? "COMMIT")
+    } catch {
+      rollBack()
+      throw error
+    }
+    return result
   }
 
   /// Rows changed by the last statement.

@@ -6,7 +6,7 @@ extension EventStore {
 
   /// The planner settings (defaults for any not set).
   public func settings() throws -> PlannerSettings {
-    try withDatabase {
+    try read {
       var settings = PlannerSettings()
       let statement = try connection.prepare("SELECT key, value FROM settings")
       while try statement.step() {
@@ -18,6 +18,7 @@ extension EventStore {
         case "bufferMinutes": settings.bufferMinutes = Int(value) ?? settings.bufferMinutes
         case "windowDays": settings.windowDays = Int(value) ?? settings.windowDays
         case "timeZone": settings.timeZone = value
+        case "locale": settings.locale = value
         default: break
         }
       }
@@ -25,8 +26,38 @@ extension EventStore {
     }
   }
 
-  /// Stores `settings`; turning smart reminders off removes the learned requests, in the same
-  /// transaction.
+  /// What ``updateSettings(_:)`` did.
+  public struct SettingsUpdate: Sendable {
+    /// The settings before.
+    public var before: PlannerSettings
+    /// The settings after.
+    public var after: PlannerSettings
+    /// Learned requests removed because smart reminders were turned off.
+    public var removedRequests: Int
+  }
+
+  /// Reads the settings, lets `change` modify them and stores the result, all in one write
+  /// transaction, so that concurrent changes never lose one another. Turning smart reminders off
+  /// removes the learned requests in the same transaction.
+  public func updateSettings(_ change: (inout PlannerSettings) throws -> Void) throws
+    -> SettingsUpdate
+  {
+    try write {
+      let before = try settings()
+      var after = before
+      try change(&after)
+      var removed = 0
+      if after != before {
+        if before.isEnabled && !after.isEnabled { removed = try deleteRequests(origin: .learned) }
+        try save(after)
+      }
+      return SettingsUpdate(before: before, after: after, removedRequests: removed)
+    }
+  }
+
+  /// Stores `settings` (in the caller's transaction, or its own). Prefer
+  /// ``updateSettings(_:)``, which also removes the learned requests when reminders are turned
+  /// off.
   public func save(_ settings: PlannerSettings) throws {
     try write {
       let upsert = try connection.prepare(
@@ -39,6 +70,7 @@ extension EventStore {
         ("bufferMinutes", "\(settings.bufferMinutes)"),
         ("windowDays", "\(settings.windowDays)"),
         ("timeZone", settings.timeZone),
+        ("locale", settings.locale),
       ]
       for (key, value) in values {
         guard let value else {
@@ -52,7 +84,6 @@ extension EventStore {
         try upsert.bind(value, at: 2)
         try upsert.step()
       }
-      if !settings.isEnabled { _ = try deleteRequests(origin: .learned) }
     }
   }
 
@@ -60,7 +91,7 @@ extension EventStore {
 
   /// Every pending request, ordered by identifier.
   public func requests() throws -> [NotificationRequest] {
-    try withDatabase { try readRequests() }
+    try read { try readRequests() }
   }
 
   /// Adds `request`, replacing a pending one with the same identifier; returns whether one was
@@ -123,7 +154,7 @@ extension EventStore {
 
   /// How many delivered notifications are remembered.
   public func deliveredCount() throws -> Int {
-    try withDatabase { Int(try connection.scalarInt("SELECT count(*) FROM delivered") ?? 0) }
+    try read { Int(try connection.scalarInt("SELECT count(*) FROM delivered") ?? 0) }
   }
 
   private func deleteRequests(origin: RequestOrigin?) throws -> Int {

@@ -1,36 +1,95 @@
-import Foundation
 import RoutineCore
 
-/// The SQLite store of events (and, later, of notification requests and settings).
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The SQLite store: events and kinds, settings, notification requests.
 ///
 /// Each process opens its own store; SQLite's WAL mode lets readers run beside one writer, and
-/// writers queue on the busy timeout. Every write is one `BEGIN IMMEDIATE` transaction.
+/// writers queue on the busy timeout. Every write is one `BEGIN IMMEDIATE` transaction; several
+/// writes share one through ``write(_:)``, and reads that must agree share a snapshot through
+/// ``read(_:)``.
+///
+/// A routine store is marked with SQLite's `application_id` (``applicationID``), and a file is
+/// checked before anything in it changes: another application's database, a file that is not a
+/// database and a damaged store are refused and left as they are.
 public final class EventStore {
+  /// The `PRAGMA application_id` of routine stores: "rout" in ASCII.
+  public static let applicationID: Int32 = 0x726F_7574
+
+  /// The tables routine stores held before they were marked (issue 2 and 3 stores are adopted).
+  static let unmarkedTables: Set<String> = [
+    "migrations", "kinds", "events", "settings", "requests", "delivered",
+  ]
+
   /// The connection (exposed for modules that add tables through migrations of their own).
   public let connection: Connection
   /// The file.
   public let path: String
+  /// Whether this process created the file.
+  public let isNew: Bool
   private var kindIDs: [String: Int64] = [:]
 
-  /// Opens the store at `path`, creating the file and its directory on first use and applying
-  /// any migrations it lacks.
-  public init(path: String) throws(StoreError) {
+  /// Opens the store at `path`, applying any migrations it lacks. When the file is missing it is
+  /// created if `creating` (mode 0600, with any missing directories 0700), else the store throws
+  /// ``StoreError/missing(path:)``, so that commands that only read never create one.
+  public init(path: String, creating: Bool = true) throws(StoreError) {
     self.path = path
-    let directory = (path as NSString).deletingLastPathComponent
-    if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+    if path.hasSuffix("/") { throw .isDirectory(path: path) }
+    switch FileSystem.kind(of: path) {
+    case .directory:
+      throw .isDirectory(path: path)
+    case .missing:
+      guard creating else { throw .missing(path: path) }
       do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true)
+        try FileSystem.createDirectories(FileSystem.parent(of: path), mode: 0o700)
       } catch {
-        throw .cannotCreateDirectory(path: directory, reason: error.localizedDescription)
+        throw .cannotCreateDirectory(path: error.path, reason: error.reason)
       }
+      do {
+        isNew = try FileSystem.createFile(path, mode: 0o600)
+      } catch {
+        throw .cannotCreateFile(path: path, reason: error.reason)
+      }
+    case .regularFile, .other:
+      isNew = false
     }
     do {
-      connection = try Connection(path: path)
+      connection = try Connection(path: path, creating: false, wal: false)
     } catch {
       throw .database(error, path: path)
     }
+    try identify()
+    do {
+      try connection.useWAL()
+    } catch {
+      throw classify(error, opening: true)
+    }
     try migrate()
+  }
+
+  /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`): every write inside it, and every
+  /// read, is one unit, all or nothing. Transactions nest (as savepoints). Kinds added by a
+  /// transaction that rolls back are gone from the database, so they are forgotten here too.
+  public func write<T>(_ body: () throws -> T) throws -> T {
+    try withDatabase {
+      do {
+        return try connection.transaction(body)
+      } catch {
+        kindIDs = [:]
+        throw error
+      }
+    }
+  }
+
+  /// Runs `body` in one read transaction: its reads see a single snapshot of the store.
+  public func read<T>(_ body: () throws -> T) throws -> T {
+    try withDatabase { try connection.readTransaction(body) }
   }
 
   /// Runs `body`, reporting SQLite failures as store errors of this store.
@@ -38,15 +97,82 @@ public final class EventStore {
     do {
       return try body()
     } catch let error as SQLiteError {
-      throw StoreError.database(error, path: path)
+      throw classify(error)
     }
   }
 
+  // MARK: Identity
+
+  /// Refuses a file that is not a routine store, before anything in it is changed.
+  private func identify() throws(StoreError) {
+    let owner: Int64
+    let tables: Set<String>
+    do {
+      owner = try connection.scalarInt("PRAGMA application_id") ?? 0
+      tables = try tableNames()
+    } catch {
+      throw classify(error, opening: true)
+    }
+    if Int32(truncatingIfNeeded: owner) == EventStore.applicationID { return }
+    guard owner == 0 else {
+      throw .foreign(path: path, detail: "application id \(owner)")
+    }
+    let own = tables.subtracting(EventStore.unmarkedTables)
+    guard !own.isEmpty else { return }
+    let listed = own.sorted().prefix(4).map { "'\($0)'" }.joined(separator: ", ")
+    throw .foreign(
+      path: path,
+      detail:
+        "it has the table\(own.count == 1 ? "" : "s") \(listed)\(own.count > 4 ? ", ..." : "")"
+    )
+  }
+
+  private func tableNames() throws(SQLiteError) -> Set<String> {
+    let statement = try connection.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+    )
+    var names = Set<String>()
+    while try statement.step() { names.insert(statement.text(at: 0) ?? "") }
+    return names
+  }
+
+  /// A SQLite failure as the store error a user should read: a file that is not a database, a
+  /// damaged store, or the SQLite error itself (busy, I/O, full disk).
+  /// While the store is being opened, a generic SQLITE_ERROR also means damage ("unsupported
+  /// file format", "malformed database schema"); later it is reported as it is.
+  private func classify(_ error: SQLiteError, opening: Bool = false) -> StoreError {
+    if error.isBusy || error.isIOError { return .database(error, path: path) }
+    // SQLITE_CORRUPT, SQLITE_FORMAT, SQLITE_NOTADB.
+    var damage: Set<Int32> = [11, 24, 26]
+    if opening { damage.insert(1) }
+    guard damage.contains(error.primaryCode) else { return .database(error, path: path) }
+    return hasSQLiteHeader
+      ? .damaged(path: path, detail: error.message) : .notADatabase(path: path)
+  }
+
+  /// Whether the file starts with SQLite's magic string (a damaged database still does).
+  private var hasSQLiteHeader: Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return true }
+    defer { close(descriptor) }
+    var header = [UInt8](repeating: 0, count: 16)
+    let count = header.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, 16) }
+    return count == 16 && header == Array("SQLite format 3\0".utf8)
+  }
+
+  // MARK: Migrations
+
   private func migrate() throws(StoreError) {
     do {
-      try connection.execute(
-        "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)"
-      )
+      let hasMigrations = try tableNames().contains("migrations")
+      if try !hasMigrations || markIsMissing() {
+        try connection.transaction {
+          try connection.execute(
+            "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)"
+          )
+          try connection.execute("PRAGMA application_id = \(EventStore.applicationID)")
+        }
+      }
       var applied = try appliedMigrations()
       let known = Set(Migration.all.map(\.name))
       let unknown = applied.subtracting(known)
@@ -68,10 +194,14 @@ public final class EventStore {
     } catch let error as StoreError {
       throw error
     } catch let error as SQLiteError {
-      throw .database(error, path: path)
+      throw classify(error, opening: true)
     } catch {
       throw .database(SQLiteError(code: 1, message: "\(error)", sql: nil), path: path)
     }
+  }
+
+  private func markIsMissing() throws -> Bool {
+    try connection.scalarInt("PRAGMA application_id") != Int64(EventStore.applicationID)
   }
 
   private func appliedMigrations() throws -> Set<String> {
@@ -91,59 +221,7 @@ public final class EventStore {
     }
   }
 
-  // MARK: Writing
-
-  /// Adds `event` unless the store already holds it (same instant, kind, value and note), in its
-  /// own transaction. Returns whether it was added.
-  @discardableResult
-  public func insert(_ event: Event) throws -> Bool {
-    try write {
-      let inserter = try EventInserter(connection: connection, source: event.source)
-      return try inserter.insert(
-        at: event.timestamp, kindID: try kindID(for: event.kind), value: event.value,
-        note: event.note)
-    }
-  }
-
-  /// Runs `body` in one write transaction. Kinds added by a transaction that rolls back are
-  /// gone from the database, so they are forgotten here too.
-  func write<T>(_ body: () throws -> T) throws -> T {
-    try withDatabase {
-      do {
-        return try connection.transaction(body)
-      } catch {
-        kindIDs = [:]
-        throw error
-      }
-    }
-  }
-
-  /// What an import did.
-  public struct ImportSummary: Sendable, Equatable {
-    /// Valid records read.
-    public var read = 0
-    /// Records added.
-    public var added = 0
-    /// Records the store already held.
-    public var alreadyPresent = 0
-    /// Invalid records skipped (only with skipping on).
-    public var skipped: [FormatError] = []
-  }
-
-  /// Imports every record of the file `reader` reads, in one transaction: all or nothing. With
-  /// `reader.skipsInvalid`, invalid records are skipped and listed; otherwise the first one
-  /// throws and nothing is added. Importing the same file again adds nothing.
-  public func importEvents(from reader: EventFileReader, source: EventSource = .import) throws
-    -> ImportSummary
-  {
-    try write {
-      var sink = ImportSink(
-        inserter: try EventInserter(connection: connection, source: source),
-        kindID: { try self.kindID(for: $0) })
-      try reader.read(into: &sink)
-      return sink.summary
-    }
-  }
+  // MARK: Kinds
 
   /// The id of `kind`, adding it when new (inside the caller's transaction).
   func kindID(for kind: EventKind) throws -> Int64 {
@@ -164,7 +242,8 @@ public final class EventStore {
     return id
   }
 
-  // MARK: Reading
+  /// Forgets cached kind ids (after kinds were renamed or merged).
+  func forgetKindIDs() { kindIDs = [:] }
 
   /// Every kind in the store, by id.
   public func kinds() throws -> [Int64: EventKind] {
@@ -178,146 +257,11 @@ public final class EventStore {
       return result
     }
   }
-
-  /// Calls `body` with the events at instants in `from..<to` (either bound optional), of `kind`
-  /// when given, in time order.
-  public func forEachEvent(
-    from: Int64? = nil, to: Int64? = nil, kind: EventKind? = nil, _ body: (Event) throws -> Void
-  ) throws {
-    let kinds = try kinds()
-    try withDatabase {
-      var sql = "SELECT e.at, e.utc_offset, e.kind_id, e.value, e.note, e.source FROM events e"
-      var conditions = ["e.at >= ?1", "e.at < ?2"]
-      if kind != nil { conditions.append("e.kind_id = (SELECT id FROM kinds WHERE key = ?3)") }
-      sql += " WHERE " + conditions.joined(separator: " AND ") + " ORDER BY e.at, e.id"
-      let statement = try connection.prepare(sql)
-      try statement.bind(from ?? Int64.min, at: 1)
-      try statement.bind(to ?? Int64.max, at: 2)
-      if let kind { try statement.bind(kind.key, at: 3) }
-      while try statement.step() {
-        guard let eventKind = kinds[statement.int(at: 2)] else { continue }
-        let event = Event(
-          kind: eventKind,
-          timestamp: Timestamp(
-            secondsSince1970: statement.int(at: 0), utcOffsetSeconds: Int32(statement.int(at: 1))),
-          value: statement.isNull(at: 3) ? nil : statement.double(at: 3),
-          note: statement.text(at: 4),
-          source: EventSource(rawValue: statement.text(at: 5) ?? "") ?? .import)
-        try body(event)
-      }
-    }
-  }
-
-  /// The events whose local dates may fall on `days` (a day either side included), for
-  /// analytics. Kinds appear in the order of their ids.
-  public func eventLog(days: ClosedRange<LocalDate>) throws -> EventLog {
-    let kinds = try kinds()
-    return try withDatabase {
-      var log = EventLog()
-      var index: [Int64: Int] = [:]
-      for id in kinds.keys.sorted() { index[id] = log.index(of: kinds[id]!) }
-      // Local dates are the instant plus an offset of at most 18 hours either way.
-      let margin: Int64 = 18 * 3600
-      let statement = try connection.prepare(
-        "SELECT at, utc_offset, kind_id FROM events WHERE at >= ? AND at < ? ORDER BY at")
-      try statement.bind(Int64(days.lowerBound.daysSince1970 - 1) * 86_400 - margin, at: 1)
-      try statement.bind(Int64(days.upperBound.daysSince1970 + 2) * 86_400 + margin, at: 2)
-      while try statement.step() {
-        guard let kindIndex = index[statement.int(at: 2)] else { continue }
-        let timestamp = Timestamp(
-          secondsSince1970: statement.int(at: 0), utcOffsetSeconds: Int32(statement.int(at: 1)))
-        log.append(Occurrence(timestamp), toKindAt: kindIndex)
-      }
-      log.sort()
-      return log
-    }
-  }
-
-  /// The number of events.
-  public func count() throws -> Int {
-    try withDatabase { Int(try connection.scalarInt("SELECT count(*) FROM events") ?? 0) }
-  }
 }
 
-/// The prepared insert shared by single events and imports, for one source. Bindings survive
-/// a reset, so the source is bound once and each row binds only what changes.
-struct EventInserter {
-  private let statement: Statement
-  private let connection: Connection
-
-  init(connection: Connection, source: EventSource) throws {
-    self.connection = connection
-    // An event the store already holds (same instant, kind, value and note: the unique index
-    // events_identity) is not added again: re-imports and repeated answers change nothing.
-    // DO NOTHING applies to that conflict only; any other constraint still fails loudly.
-    statement = try connection.prepare(
-      """
-      INSERT INTO events (at, utc_offset, kind_id, value, note, source)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-      ON CONFLICT DO NOTHING
-      """, persistent: true)
-    try statement.bind(source.rawValue, at: 6)
-  }
-
-  /// Inserts an event unless it is already stored; returns whether it was added.
-  func insert(at timestamp: Timestamp, kindID: Int64, value: Double?, note: String?) throws -> Bool
-  {
-    guard var note else {
-      return try insert(at: timestamp, kindID: kindID, value: value, noteBytes: nil)
-    }
-    return try note.withUTF8 { bytes in
-      try insert(
-        at: timestamp, kindID: kindID, value: value, noteBytes: UnsafeRawBufferPointer(bytes))
-    }
-  }
-
-  /// Inserts an event whose note is given as UTF-8 bytes (`nil` or empty for none), valid for the
-  /// duration of the call.
-  func insert(
-    at timestamp: Timestamp, kindID: Int64, value: Double?, noteBytes: UnsafeRawBufferPointer?
-  ) throws -> Bool {
-    statement.reset()
-    try statement.bind(timestamp.secondsSince1970, at: 1)
-    try statement.bind(Int64(timestamp.utcOffsetSeconds), at: 2)
-    try statement.bind(kindID, at: 3)
-    try statement.bind(value, at: 4)
-    if let noteBytes, !noteBytes.isEmpty {
-      // Borrowed: the bytes outlive the step below, which copies them into the row.
-      try statement.bindBorrowedText(noteBytes, at: 5)
-    } else {
-      try statement.bind(String?.none, at: 5)
-    }
-    try statement.step()
-    return connection.changes > 0
-  }
-}
-
-/// Feeds a file's records into the store.
-private struct ImportSink: RecordSink {
-  let inserter: EventInserter
-  let kindID: (EventKind) throws -> Int64
-  let kinds = ByteKeyTable<Int64>()
-  var summary = EventStore.ImportSummary()
-
-  mutating func consume(_ record: RawRecord) throws {
-    let id: Int64
-    if let known = kinds.value(for: record.kind) {
-      id = known
-    } else {
-      id = try kindID(try eventKind(record.kind))
-      kinds.insert(id, for: record.kind)
-    }
-    summary.read += 1
-    if try inserter.insert(
-      at: record.timestamp, kindID: id, value: record.value, noteBytes: record.note)
-    {
-      summary.added += 1
-    } else {
-      summary.alreadyPresent += 1
-    }
-  }
-
-  mutating func skip(_ error: FormatError) {
-    summary.skipped.append(error)
-  }
+/// `read(2)`, callable from a type that has a `read` method of its own.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{
+  read(descriptor, buffer, count)
 }

@@ -6,12 +6,24 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case database(SQLiteError, path: String)
   /// The directory for a new store could not be created.
   case cannotCreateDirectory(path: String, reason: String)
+  /// The store file could not be created.
+  case cannotCreateFile(path: String, reason: String)
   /// The store was written by a newer version of routine (it has migrations this one lacks).
   case newerVersion(path: String, unknownMigrations: [String])
   /// No store location: no `--store`, `ROUTINE_STORE`, `XDG_DATA_HOME` or `HOME`.
   case noLocation
+  /// The store does not exist (and was not to be created).
+  case missing(path: String)
+  /// The path names a directory, not a file.
+  case isDirectory(path: String)
+  /// The file is a SQLite database of another application; routine leaves it alone.
+  case foreign(path: String, detail: String)
+  /// The file is not a SQLite database at all.
+  case notADatabase(path: String)
+  /// The file is a damaged SQLite database.
+  case damaged(path: String, detail: String)
 
-  /// A textual representation.
+  /// A textual representation: a sentence saying what failed and where.
   public var description: String {
     switch self {
     case .database(let error, let path):
@@ -20,16 +32,38 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
           + "\(Connection.defaultBusyTimeoutMilliseconds / 1000) s; try again"
       }
       if error.isCorrupt {
-        return "'\(path)' is not a routine store or is damaged (\(error.message))"
+        return StoreError.damaged(path: path, detail: error.message).description
+      }
+      if error.primaryCode == 13 {
+        return "cannot write the store '\(path)': the disk is full (\(error.message))"
+      }
+      if error.primaryCode == 8 {
+        return "cannot write the store '\(path)': it is read-only (\(error.message))"
       }
       return "store '\(path)': \(error)"
     case .cannotCreateDirectory(let path, let reason):
       return "cannot create the directory '\(path)' for the store: \(reason)"
+    case .cannotCreateFile(let path, let reason):
+      return "cannot create the store '\(path)': \(reason)"
     case .newerVersion(let path, let unknown):
       return "the store '\(path)' was written by a newer version of routine "
         + "(migrations \(unknown.joined(separator: ", "))); upgrade routine to use it"
     case .noLocation:
       return "no store location: pass --store PATH or set ROUTINE_STORE, XDG_DATA_HOME or HOME"
+    case .missing(let path):
+      return "there is no store at '\(path)' yet; 'routine log' or 'routine import' creates it"
+    case .isDirectory(let path):
+      return "the store '\(path)' is a directory; give the path of a file, such as "
+        + "'\(path.hasSuffix("/") ? path : path + "/")routine.db'"
+    case .foreign(let path, let detail):
+      return "'\(path)' is not a routine store but another application's SQLite database "
+        + "(\(detail)); routine leaves it unchanged: give another --store path"
+    case .notADatabase(let path):
+      return "'\(path)' is not a routine store (it is not a SQLite database); routine leaves it "
+        + "unchanged: give another --store path"
+    case .damaged(let path, let detail):
+      return "the store '\(path)' is damaged (\(detail)); restore it from a backup, or move it "
+        + "away to start a new store"
     }
   }
 }

@@ -1,0 +1,50 @@
+/// "Did you mean ...?": the candidate nearest to a mistyped word.
+enum Suggestion {
+  /// The candidate closest to `word` by edit distance (ignoring case), when it is close enough
+  /// to be a typo: at most one edit for short words, two from six characters, three from twelve.
+  /// Ties go to the earlier candidate.
+  static func nearest(to word: String, among candidates: [String]) -> String? {
+    let typed = Array(word.lowercased())
+    guard !typed.isEmpty else { return nil }
+    let allowed = typed.count >= 12 ? 3 : typed.count >= 6 ? 2 : 1
+    var best: (candidate: String, distance: Int)?
+    for candidate in candidates {
+      let distance = editDistance(typed, Array(candidate.lowercased()), limit: allowed)
+      if distance <= allowed, distance < (best?.distance ?? .max) {
+        best = (candidate, distance)
+      }
+    }
+    return best?.candidate
+  }
+
+  /// `"; did you mean 'analyze'?"`, or nothing when no candidate is close.
+  static func clause(for word: String, among candidates: [String], prefix: String = "") -> String {
+    nearest(to: word, among: candidates).map { "; did you mean '\(prefix)\($0)'?" } ?? ""
+  }
+
+  /// The Damerau-Levenshtein distance (adjacent transpositions count as one edit), or a value
+  /// above `limit` as soon as it is clear the distance exceeds it.
+  static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+    if abs(a.count - b.count) > limit { return limit + 1 }
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var before = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      var rowMinimum = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          value = min(value, before[j - 2] + 1)
+        }
+        current[j] = value
+        rowMinimum = min(rowMinimum, value)
+      }
+      if rowMinimum > limit { return limit + 1 }
+      (before, previous, current) = (previous, current, before)
+    }
+    return previous[b.count]
+  }
+}

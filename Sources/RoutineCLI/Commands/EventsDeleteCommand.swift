@@ -1,0 +1,61 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine events delete [--from TIME] [--to TIME] [--event EVENT] [--last N] [--yes]`
+enum EventsDeleteCommand: Command {
+  static let spec = CommandSpec(
+    name: "events delete",
+    summary: "Delete the selected events, after showing them.",
+    discussion: """
+      Select as 'routine events' does; at least one of --from, --to, --event and --last is
+      required. The events are listed and you are asked before they go; --yes deletes without
+      asking (needed when standard input is not a terminal). Deleted events are gone for good.
+      """,
+    options: EventSelectionOptions.options + [.flag("yes", "Delete without asking.")])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    guard let store = try context.openExistingStore() else {
+      context.output.line("No events match; nothing deleted.")
+      return .ok
+    }
+    let chosen = try store.read {
+      let zone = try context.userTimeZone(try store.settings())
+      let selection = try EventSelectionOptions.selection(context, zone: zone)
+      guard !selection.isEverything else {
+        throw UsageError(
+          "say which events to delete with --from, --to, --event or --last", command: spec.name)
+      }
+      return try store.storedEvents(selection)
+    }
+    guard !chosen.isEmpty else {
+      if context.isJSON {
+        context.output.line(JSON.object([("deleted", .integer(0))]).serialized())
+      } else {
+        context.output.line("No events match; nothing deleted.")
+      }
+      return .ok
+    }
+    if !context.isJSON {
+      for stored in chosen.prefix(10) { context.output.line(EventFormatting.line(stored.event)) }
+      if chosen.count > 10 {
+        context.output.line("... and \(counted(chosen.count - 10, "more event"))")
+      }
+      context.output.flush()
+    }
+    guard try context.confirm("Delete \(counted(chosen.count, "event"))?") else {
+      context.output.line("Nothing deleted.")
+      return .ok
+    }
+    let deleted = try store.delete(chosen)
+    if context.isJSON {
+      context.output.line(JSON.object([("deleted", .integer(deleted))]).serialized())
+    } else {
+      let gone = chosen.count - deleted
+      context.output.line(
+        "Deleted \(counted(deleted, "event"))"
+          + (gone > 0 ? " (\(counted(gone, "was", "were")) already gone)." : "."))
+    }
+    return .ok
+  }
+}

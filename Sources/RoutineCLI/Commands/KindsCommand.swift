@@ -1,0 +1,141 @@
+import RoutineCore
+import RoutineStore
+
+/// `routine kinds`
+enum KindsCommand: Command {
+  static let spec = CommandSpec(
+    name: "kinds",
+    summary: "List the kinds of events in the store, with counts.",
+    discussion: """
+      A kind is an event name, matched ignoring case and spacing ("wake up" is "Wake Up"). The
+      spelling shown is the one stored first; 'routine kinds rename' changes it, or merges a
+      misspelled kind into the right one.
+      """,
+    globals: ["store", "json"],
+    subcommands: [KindsRenameCommand.spec])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let summaries = try context.openExistingStore()?.kindSummaries() ?? []
+    if context.isJSON {
+      context.output.line(
+        JSON.object([
+          (
+            "kinds",
+            .array(
+              summaries.map { summary in
+                .object([
+                  ("event", .string(summary.kind.name)), ("count", .integer(summary.count)),
+                  ("first", .optional(summary.first?.iso8601)),
+                  ("last", .optional(summary.last?.iso8601)),
+                ])
+              })
+          )
+        ]).serialized())
+      return .ok
+    }
+    guard !summaries.isEmpty else {
+      context.output.line("No kinds yet: log or import events first.")
+      return .ok
+    }
+    let names = summaries.map { TerminalText.escaped($0.kind.name) }
+    let width = min(names.map(\.count).max() ?? 0, 32)
+    let countWidth = summaries.map { counted($0.count, "event").count }.max() ?? 0
+    for (summary, name) in zip(summaries, names) {
+      var line =
+        "  " + HelpFormatter.padded(name, to: width + 2)
+        + HelpFormatter.padded(counted(summary.count, "event"), to: countWidth + 2)
+      if let first = summary.first, let last = summary.last {
+        line += "\(first.localDate) to \(last.localDate)"
+      }
+      context.output.line(line.trimmingTrailingSpaces)
+    }
+    return .ok
+  }
+}
+
+/// `routine kinds rename OLD NEW [--yes]`
+enum KindsRenameCommand: Command {
+  static let spec = CommandSpec(
+    name: "kinds rename",
+    summary: "Rename a kind, or merge it into another.",
+    discussion: """
+      Renames the kind OLD to NEW: its events keep their times and now carry the new name, and
+      reminders made from it follow. With NEW a spelling of the same kind ("wake up" to "Wake
+      Up"), only the displayed spelling changes. When NEW is another kind already in the store,
+      OLD's events move to it (the merge asks first; --yes skips the question) and events NEW
+      already has at the same second are dropped as duplicates.
+      """,
+    arguments: [
+      ArgumentSpec("OLD", "The kind to rename, as stored (case and spacing ignored)."),
+      ArgumentSpec("NEW", "The new name."),
+    ],
+    options: [.flag("yes", "Merge without asking.")],
+    globals: ["store", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let words = context.arguments.arguments
+    guard let old = EventKind(words[0]), let new = EventKind(words[1]) else {
+      throw UsageError("kind names must not be empty", command: spec.name)
+    }
+    guard let store = try context.openExistingStore(), let stored = try store.storedKind(old)
+    else {
+      let known = try context.openExistingStore()?.kindSummaries().map(\.kind.name) ?? []
+      throw unknownKind(old.name, suggestion: Suggestion.nearest(to: old.name, among: known))
+    }
+    if new.key != old.key, let target = try store.storedKind(new) {
+      let question =
+        "Merge '\(TerminalText.escaped(stored.name))' into '\(TerminalText.escaped(target.name))'? "
+        + "Its events will carry that name, and this cannot be undone."
+      guard try context.confirm(question) else {
+        context.output.line("Nothing changed.")
+        return .ok
+      }
+    }
+    guard let result = try store.renameKind(old, to: new) else {
+      throw unknownKind(old.name, suggestion: nil)
+    }
+    switch result {
+    case .renamed(let from, let to, let events):
+      if context.isJSON {
+        context.output.line(
+          JSON.object([
+            ("renamed", .string(from.name)), ("to", .string(to.name)), ("events", .integer(events)),
+          ]).serialized())
+      } else {
+        context.output.line(
+          "Renamed '\(TerminalText.escaped(from.name))' to '\(TerminalText.escaped(to.name))' (\(counted(events, "event")))."
+        )
+      }
+    case .merged(let from, let into, let moved, let duplicates):
+      if context.isJSON {
+        context.output.line(
+          JSON.object([
+            ("merged", .string(from.name)), ("into", .string(into.name)),
+            ("moved", .integer(moved)), ("duplicates", .integer(duplicates)),
+          ]).serialized())
+      } else {
+        context.output.line(
+          "Merged '\(TerminalText.escaped(from.name))' into '\(TerminalText.escaped(into.name))': "
+            + "\(counted(moved, "event")) moved, \(counted(duplicates, "duplicate")) dropped.")
+      }
+    }
+    return .ok
+  }
+
+  /// A kind the store does not hold: bad data, exit 65, with the nearest name.
+  static func unknownKind(_ name: String, suggestion: String?) -> CommandError {
+    CommandError(
+      .dataError,
+      "there is no kind '\(name)' in the store"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'routine kinds' lists them"))
+  }
+}
+
+extension String {
+  /// The text without spaces at its end.
+  var trimmingTrailingSpaces: String {
+    var text = Substring(self)
+    while text.last == " " { text = text.dropLast() }
+    return String(text)
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// IANA time zone names as people type them.
+enum ZoneNames {
+  /// The zone `name` names, ignoring case (`europe/berlin`), or `nil`.
+  static func zone(named name: String) -> TimeZone? {
+    canonicalName(name).flatMap(TimeZone.init(identifier:))
+  }
+
+  /// `name` as the zone database spells it (`Europe/Berlin` for `europe/berlin`), or `nil` when
+  /// no zone has that name.
+  static func canonicalName(_ name: String) -> String? {
+    if TimeZone(identifier: name) != nil { return name }
+    // The list of names is read only when the exact name fails (it costs a few milliseconds).
+    let lowered = name.lowercased()
+    return known.first { $0.lowercased() == lowered }
+  }
+
+  /// Every name Foundation knows, plus the aliases people use for UTC.
+  static var known: [String] { TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"] }
+
+  /// `"; did you mean 'Europe/Berlin'?"` for a near miss, or nothing.
+  static func suggestion(for name: String) -> String {
+    // Compare the city part too: "Berln" should find "Europe/Berlin".
+    let candidates = known
+    if let near = Suggestion.nearest(to: name, among: candidates) {
+      return "; did you mean '\(near)'?"
+    }
+    let city = name.split(separator: "/").last.map(String.init) ?? name
+    let byCity = Dictionary(
+      candidates.map { ($0.split(separator: "/").last.map(String.init) ?? $0, $0) },
+      uniquingKeysWith: { first, _ in first })
+    if let near = Suggestion.nearest(to: city, among: byCity.keys.sorted()), let full = byCity[near]
+    {
+      return "; did you mean '\(full)'?"
+    }
+    return ""
+  }
+
+  /// The message for an unknown zone `name` read from `source` (`--tz`, `TZ`).
+  static func unknown(_ name: String, source: String) -> String {
+    let hint = suggestion(for: name)
+    return "\(source): unknown time zone '\(name)'"
+      + (hint.isEmpty ? "; expected an IANA name like Europe/Berlin" : hint)
+  }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few file-system operations routine needs, on POSIX calls: Foundation's path helpers crash
+/// on one-character paths on Linux, and its file creation cannot set a mode atomically.
+public enum FileSystem {
+  /// What is at a path.
+  public enum Kind: Equatable, Sendable {
+    /// Nothing (or a dangling symbolic link).
+    case missing
+    /// A regular file (after following symbolic links).
+    case regularFile
+    /// A directory.
+    case directory
+    /// Anything else: a device, a pipe, a socket.
+    case other
+  }
+
+  /// What `path` names, following symbolic links.
+  public static func kind(of path: String) -> Kind {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return .missing }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return .regularFile
+    case S_IFDIR: return .directory
+    default: return .other
+    }
+  }
+
+  /// The directory part of `path`: `""` for a bare file name, `/` for a file at the root.
+  public static func parent(of path: String) -> String {
+    var text = Substring(path)
+    while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+    guard let slash = text.lastIndex(of: "/") else { return "" }
+    let parent = text[..<slash]
+    return parent.isEmpty ? "/" : String(parent)
+  }
+
+  /// The error message of `errno`.
+  public static func errorText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+  }
+
+  /// Creates `directory` and any missing parents with `mode` (only the ones created get it).
+  /// Throws the `strerror` text on failure.
+  public static func createDirectories(_ directory: String, mode: mode_t) throws(FileSystemFailure)
+  {
+    guard !directory.isEmpty, kind(of: directory) != .directory else { return }
+    let parent = parent(of: directory)
+    if !parent.isEmpty, parent != directory { try createDirectories(parent, mode: mode) }
+    if mkdir(directory, mode) != 0, errno != EEXIST {
+      throw FileSystemFailure(path: directory, reason: errorText())
+    }
+    if kind(of: directory) != .directory {
+      throw FileSystemFailure(path: directory, reason: "it exists and is not a directory")
+    }
+  }
+
+  /// Creates the empty file `path` with `mode` unless something is already there; returns
+  /// whether it created it.
+  @discardableResult
+  public static func createFile(_ path: String, mode: mode_t) throws(FileSystemFailure) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard descriptor >= 0 else {
+      if errno == EEXIST { return false }
+      throw FileSystemFailure(path: path, reason: errorText())
+    }
+    close(descriptor)
+    return true
+  }
+}
+
+/// A file-system call that failed: which path, and the system's reason.
+public struct FileSystemFailure: Error, Sendable {
+  /// The path the call was about.
+  public var path: String
+  /// The `strerror` text.
+  public var reason: String
+}

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a file the way a careful user expects:
+///
+/// - a regular file (or a new one) is replaced atomically: the text goes to a temporary file
+///   beside it, is flushed to disk, and is renamed over the target only when complete, so an
+///   interrupted or failed run leaves the old file as it was; the old file's permissions are
+///   kept;
+/// - a symbolic link is written through: its target is replaced, the link stays;
+/// - anything else (`/dev/stdout`, a named pipe, a device) is written to directly.
+///
+/// Every failed write (a full disk) is an error, never dropped.
+public final class FileWriter {
+  /// The path as the user named it (for messages).
+  public let path: String
+  private let descriptor: Int32
+  /// The file the text is renamed onto, and the temporary file it is written to, for an atomic
+  /// replace; `nil` when writing directly.
+  private let replacement: (target: String, temporary: String)?
+  private var isFinished = false
+
+  /// Opens `path` for writing.
+  public init(path: String) throws(FileError) {
+    self.path = path
+    var link = stat()
+    let isLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+    switch FileSystem.kind(of: path) {
+    case .directory:
+      throw .writeFailed(path: path, reason: "it is a directory")
+    case .other:
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        throw .writeFailed(path: path, reason: FileSystem.errorText())
+      }
+      self.descriptor = descriptor
+      replacement = nil
+    case .missing where isLink:
+      // A dangling link: create its target through it.
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+      guard descriptor >= 0 else {
+        throw .writeFailed(path: path, reason: FileSystem.errorText())
+      }
+      self.descriptor = descriptor
+      replacement = nil
+    case .missing, .regularFile:
+      var target = path
+      if isLink, let resolved = realpath(path, nil) {
+        target = String(cString: resolved)
+        free(resolved)
+      }
+      let directory = FileSystem.parent(of: target)
+      let name = target.split(separator: "/").last.map(String.init) ?? target
+      let temporary =
+        (directory.isEmpty ? "" : directory == "/" ? "/" : directory + "/")
+        + ".\(name).tmp-\(getpid())"
+      // 0666 under the umask, as any new file; an existing file's own mode replaces it below.
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      guard descriptor >= 0 else {
+        throw .writeFailed(path: path, reason: FileSystem.errorText())
+      }
+      var existing = stat()
+      if stat(target, &existing) == 0 { fchmod(descriptor, existing.st_mode & 0o7777) }
+      self.descriptor = descriptor
+      replacement = (target, temporary)
+    }
+  }
+
+  deinit {
+    close(descriptor)
+    if !isFinished, let replacement { unlink(replacement.temporary) }
+  }
+
+  /// Writes `text` as UTF-8, completely, or throws.
+  public func write(_ text: String) throws(FileError) {
+    var text = text
+    let code = text.withUTF8 { bytes in
+      writeAll(UnsafeRawBufferPointer(bytes))
+    }
+    if code != 0 { throw .writeFailed(path: path, reason: FileSystem.errorText(code)) }
+  }
+
+  /// Writes every byte; returns 0, or the `errno` of the failure.
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+      let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += written
+    }
+    return 0
+  }
+
+  /// Completes the file: for an atomic replace, flushes it to disk and renames it into place.
+  public func finish() throws(FileError) {
+    guard let replacement else {
+      isFinished = true
+      return
+    }
+    guard fsync(descriptor) == 0 else {
+      throw .writeFailed(path: path, reason: FileSystem.errorText())
+    }
+    guard rename(replacement.temporary, replacement.target) == 0 else {
+      throw .writeFailed(path: path, reason: FileSystem.errorText())
+    }
+    isFinished = true
+  }
+}
+
+/// `write(2)`, callable from a type that has a `write` method of its own.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}

@@ -1,0 +1,126 @@
+import RoutineCore
+
+/// A kind with how much of the log it holds.
+public struct KindSummary: Hashable, Sendable {
+  /// The kind.
+  public var kind: EventKind
+  /// Its events.
+  public var count: Int
+  /// The earliest and latest, when there are any.
+  public var first: Timestamp?
+  /// The latest.
+  public var last: Timestamp?
+}
+
+/// What renaming a kind did.
+public enum KindRenaming: Hashable, Sendable {
+  /// The kind has a new name (or only a new spelling of the same name); its events stay.
+  case renamed(from: EventKind, to: EventKind, events: Int)
+  /// The new name was another kind's: the events moved there. Events the other kind already
+  /// held (same instant, value and note) were dropped as duplicates.
+  case merged(from: EventKind, into: EventKind, moved: Int, duplicates: Int)
+}
+
+extension EventStore {
+  /// Every kind with its event count and time span, by name.
+  public func kindSummaries() throws -> [KindSummary] {
+    try read {
+      var summaries: [Int64: KindSummary] = [:]
+      for (id, kind) in try kinds() { summaries[id] = KindSummary(kind: kind, count: 0) }
+      // Two grouped scans: SQLite takes a bare column from the row that holds the min or max.
+      for (aggregate, isFirst) in [("min", true), ("max", false)] {
+        let statement = try connection.prepare(
+          "SELECT kind_id, count(*), \(aggregate)(at), utc_offset FROM events GROUP BY kind_id")
+        while try statement.step() {
+          let id = statement.int(at: 0)
+          let stamp = Timestamp(
+            secondsSince1970: statement.int(at: 2), utcOffsetSeconds: Int32(statement.int(at: 3)))
+          summaries[id]?.count = Int(statement.int(at: 1))
+          if isFirst { summaries[id]?.first = stamp } else { summaries[id]?.last = stamp }
+        }
+      }
+      return summaries.values.sorted { $0.kind.key < $1.kind.key }
+    }
+  }
+
+  /// The stored kind `kind` names (with its stored display name), if any.
+  public func storedKind(_ kind: EventKind) throws -> EventKind? {
+    try read {
+      let select = try connection.prepare("SELECT name FROM kinds WHERE key = ?")
+      try select.bind(kind.key, at: 1)
+      guard try select.step() else { return nil }
+      return EventKind(name: select.text(at: 0) ?? kind.name, key: kind.key)
+    }
+  }
+
+  /// Renames the stored kind `old` to `new`, in one transaction. When `new` is another stored
+  /// kind, the two merge: `old`'s events move to `new` (duplicates dropped) and `old` is gone.
+  /// Requests that name `old` are changed to name `new`. Returns `nil` when `old` is not stored.
+  public func renameKind(_ old: EventKind, to new: EventKind) throws -> KindRenaming? {
+    defer { forgetKindIDs() }
+    return try write {
+      func id(_ key: String) throws -> Int64? {
+        let select = try connection.prepare("SELECT id FROM kinds WHERE key = ?")
+        try select.bind(key, at: 1)
+        return try select.step() ? select.int(at: 0) : nil
+      }
+      guard let oldID = try id(old.key) else { return nil }
+      let stored = try storedKind(old) ?? old
+      let events = try countEvents(kindID: oldID)
+      let result: KindRenaming
+      if new.key != old.key, let newID = try id(new.key) {
+        let target = try storedKind(new) ?? new
+        // Rows that would duplicate one of the target's stay behind and are deleted.
+        let move = try connection.prepare(
+          "UPDATE OR IGNORE events SET kind_id = ? WHERE kind_id = ?")
+        try move.bind(newID, at: 1)
+        try move.bind(oldID, at: 2)
+        try move.step()
+        let moved = connection.changes
+        let drop = try connection.prepare("DELETE FROM events WHERE kind_id = ?")
+        try drop.bind(oldID, at: 1)
+        try drop.step()
+        let remove = try connection.prepare("DELETE FROM kinds WHERE id = ?")
+        try remove.bind(oldID, at: 1)
+        try remove.step()
+        result = .merged(from: stored, into: target, moved: moved, duplicates: events - moved)
+        try renameRequests(from: old, to: target)
+      } else {
+        let update = try connection.prepare("UPDATE kinds SET key = ?, name = ? WHERE id = ?")
+        try update.bind(new.key, at: 1)
+        try update.bind(new.name, at: 2)
+        try update.bind(oldID, at: 3)
+        try update.step()
+        result = .renamed(from: stored, to: new, events: events)
+        try renameRequests(from: old, to: new)
+      }
+      return result
+    }
+  }
+
+  private func countEvents(kindID: Int64) throws -> Int {
+    let count = try connection.prepare("SELECT count(*) FROM events WHERE kind_id = ?")
+    try count.bind(kindID, at: 1)
+    _ = try count.step()
+    return Int(count.int(at: 0))
+  }
+
+  /// Points requests whose event kind is `old` at `new`, so that answering them logs `new`.
+  private func renameRequests(from old: EventKind, to new: EventKind) throws {
+    let select = try connection.prepare(
+      "SELECT id, event_kind FROM requests WHERE event_kind IS NOT NULL")
+    var ids: [String] = []
+    while try select.step() {
+      if let name = select.text(at: 1), EventKind(name)?.key == old.key {
+        ids.append(select.text(at: 0) ?? "")
+      }
+    }
+    let update = try connection.prepare("UPDATE requests SET event_kind = ? WHERE id = ?")
+    for id in ids {
+      update.reset()
+      try update.bind(new.name, at: 1)
+      try update.bind(id, at: 2)
+      try update.step()
+    }
+  }
+}
