@@ -110,9 +110,11 @@ final class Context {
     }
     guard let zone = ZoneNames.zone(named: name) else {
       let original = environment.variables["TZ"] ?? name
+      // Not a command-line mistake: the status of one (64), but no usage line.
       return .failure(
         UsageError(
-          ZoneNames.unknown(original, source: "TZ") + "; fix or unset TZ, or pass --tz ZONE"))
+          ZoneNames.unknown(original, source: "TZ", advice: "Fix or unset TZ, or pass --tz ZONE."),
+          command: ""))
     }
     return .success(zone)
   }()

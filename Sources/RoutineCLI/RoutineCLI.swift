@@ -67,6 +67,7 @@ public enum RoutineCLI {
       return try command.run(context)
     } catch {
       let (code, message) = ErrorReport.describe(error)
+      // A usage error names its command, or "" when it is about the environment (no usage line).
       report(message, usageOf: (error as? UsageError).map { $0.command ?? name }, to: errors)
       return code
     }

@@ -37,10 +37,14 @@ enum ZoneNames {
     return ""
   }
 
-  /// The message for an unknown zone `name` read from `source` (`--tz`, `TZ`).
-  static func unknown(_ name: String, source: String) -> String {
+  /// The message for an unknown zone `name` read from `source` (`--tz`, `TZ`), followed by
+  /// `advice` when given.
+  static func unknown(_ name: String, source: String, advice: String? = nil) -> String {
     let hint = suggestion(for: name)
-    return "\(source): unknown time zone '\(name)'"
+    let text =
+      "\(source): unknown time zone '\(name)'"
       + (hint.isEmpty ? "; expected an IANA name like Europe/Berlin" : hint)
+    guard let advice else { return text }
+    return text + (hint.isEmpty ? ". " : " ") + advice
   }
 }

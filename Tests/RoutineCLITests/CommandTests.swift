@@ -272,18 +272,51 @@ struct BacktestAndSampleCommandTests {
 }
 
 struct ErrorReportTests {
-  @Test func errorsMapToTheDocumentedExitCodes() {
-    let busy = StoreError.database(
-      SQLiteError(code: 5, message: "database is locked", sql: "BEGIN IMMEDIATE"), path: "/s.db")
-    #expect(ErrorReport.describe(busy).0 == .temporaryFailure)
-    #expect(ErrorReport.describe(busy).1.contains("busy"))
-    let readOnly = StoreError.database(
-      SQLiteError(code: 8, message: "readonly", sql: nil), path: "/s.db")
-    #expect(ErrorReport.describe(readOnly).0 == .ioError)
-    #expect(ErrorReport.describe(StoreError.noLocation).0 == .usage)
-    #expect(ErrorReport.describe(FormatError(file: "f", line: 1, message: "m")).0 == .dataError)
-    #expect(ErrorReport.describe(FileError.cannotOpen(path: "f", reason: "r")).0 == .noInput)
-    #expect(ErrorReport.describe(FileError.readFailed(path: "f", reason: "r")).0 == .ioError)
+  static func sqlite(_ code: Int32) -> SQLiteError {
+    SQLiteError(code: code, message: "m", sql: nil)
+  }
+
+  @Test(arguments: [
+    (UsageError("u") as any Error, ExitCode.usage),
+    (CommandError(.dataError, "c"), .dataError),
+    (FormatError(file: "f", line: 1, message: "m"), .dataError),
+    (FileError.cannotOpen(path: "f", reason: "r"), .noInput),
+    (FileError.readFailed(path: "f", reason: "r"), .ioError),
+    (FileError.writeFailed(path: "f", reason: "r"), .ioError),
+    (StoreError.database(sqlite(5), path: "s"), .temporaryFailure),  // SQLITE_BUSY
+    (StoreError.database(sqlite(517), path: "s"), .temporaryFailure),  // SQLITE_BUSY_SNAPSHOT
+    (StoreError.database(sqlite(6), path: "s"), .temporaryFailure),  // SQLITE_LOCKED
+    (StoreError.database(sqlite(11), path: "s"), .dataError),  // SQLITE_CORRUPT
+    (StoreError.database(sqlite(26), path: "s"), .dataError),  // SQLITE_NOTADB
+    (StoreError.database(sqlite(8), path: "s"), .ioError),  // SQLITE_READONLY
+    (StoreError.database(sqlite(10), path: "s"), .ioError),  // SQLITE_IOERR
+    (StoreError.database(sqlite(13), path: "s"), .ioError),  // SQLITE_FULL
+    (StoreError.database(sqlite(14), path: "s"), .ioError),  // SQLITE_CANTOPEN
+    (StoreError.database(sqlite(1), path: "s"), .failure),  // SQLITE_ERROR
+    (StoreError.cannotCreateDirectory(path: "d", reason: "r"), .ioError),
+    (StoreError.cannotCreateFile(path: "f", reason: "r"), .ioError),
+    (StoreError.isDirectory(path: "."), .ioError),
+    (StoreError.newerVersion(path: "s", unknownMigrations: ["9"]), .dataError),
+    (StoreError.foreign(path: "s", detail: "d"), .dataError),
+    (StoreError.notADatabase(path: "s"), .dataError),
+    (StoreError.damaged(path: "s", detail: "d"), .dataError),
+    (StoreError.noLocation, .usage),
+    (StoreError.missing(path: "s"), .noInput),
+    (CocoaError(.fileNoSuchFile), .failure),
+  ])
+  func errorsMapToTheDocumentedExitCodes(error: any Error, code: ExitCode) {
+    let (status, message) = ErrorReport.describe(error)
+    #expect(status == code, "\(error)")
+    #expect(!message.isEmpty)
+  }
+
+  @Test func storeErrorsAreSentencesThatSayWhere() {
+    let busy = ErrorReport.describe(StoreError.database(Self.sqlite(5), path: "/s.db")).1
+    #expect(busy.hasPrefix("the store '/s.db' is busy"))
+    let full = ErrorReport.describe(StoreError.database(Self.sqlite(13), path: "/s.db")).1
+    #expect(full.hasPrefix("cannot write the store '/s.db': the disk is full"))
+    let damaged = ErrorReport.describe(StoreError.database(Self.sqlite(11), path: "/s.db")).1
+    #expect(damaged.hasPrefix("the store '/s.db' is damaged (m); restore it from a backup"))
   }
 
   @Test func theStoreFollowsXDGWhenNothingElseIsSet() {

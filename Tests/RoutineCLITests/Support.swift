@@ -35,6 +35,9 @@ final class Sandbox: @unchecked Sendable {
 
   var storePath: String { variables["ROUTINE_STORE"]! }
 
+  /// When set, in-process runs have a terminal on standard input that gives these answers.
+  var interactiveAnswers: [String]?
+
   /// Writes a file in the sandbox and returns its path.
   func file(_ name: String, _ text: String) -> String {
     let path = directory.appendingPathComponent(name).path
@@ -48,9 +51,11 @@ final class Sandbox: @unchecked Sendable {
   func run(_ arguments: [String]) -> Invocation {
     let output = Output()
     let errors = Output()
+    let answers = Answers(interactiveAnswers ?? [])
     let environment = ProcessEnvironment(
       variables: variables, clock: { fatalError("tests must not read the clock") },
-      systemTimeZone: { TimeZone(identifier: "UTC")! })
+      systemTimeZone: { TimeZone(identifier: "UTC")! }, isInteractive: interactiveAnswers != nil,
+      readLine: { answers.next() })
     let status = RoutineCLI.run(arguments, environment: environment, output: output, errors: errors)
     return Invocation(status: status, stdout: output.text, stderr: errors.text)
   }
@@ -110,4 +115,13 @@ final class Sandbox: @unchecked Sendable {
     }
     throw CocoaError(.fileNoSuchFile)
   }
+}
+
+/// Answers typed at a simulated terminal, one per question.
+private final class Answers: @unchecked Sendable {
+  private var remaining: [String]
+
+  init(_ answers: [String]) { remaining = answers }
+
+  func next() -> String? { remaining.isEmpty ? nil : remaining.removeFirst() }
 }

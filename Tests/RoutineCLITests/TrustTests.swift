@@ -60,7 +60,7 @@ struct ZoneAndLocaleTests {
     let result = try sandbox.runBinary("log", "Coffee")
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("error: \(message)"), "\(result.stderr)")
-    #expect(result.stderr.contains("fix or unset TZ, or pass --tz ZONE"))
+    #expect(result.stderr.hasSuffix(" Fix or unset TZ, or pass --tz ZONE.\n"))
     #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
     // The settings' zone or --tz make TZ irrelevant.
     #expect(try sandbox.runBinary("log", "Coffee", "--tz", "UTC").status == 0)

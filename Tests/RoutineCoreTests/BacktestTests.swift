@@ -61,20 +61,21 @@ struct BacktestTests {
     #expect(result.precision == nil && result.recall == nil && result.brier == nil)
   }
 
-  @Test func theGeneratedPersonaIsAnticipatedWell() throws {
+  @Test func fourWeeksOfTheGeneratedPersonaAreAnticipated() throws {
+    // Three weeks of days backtested (two seconds in a debug build). The long form, 120 days
+    // with 7- and 28-day windows, is `routine-bench --quality` (docs/analytics.md).
     let generator = SampleGenerator(
       options: .init(
-        seed: 3, start: date(2025, 1, 6), days: 120, kinds: 12, timeZone: zone("Europe/Berlin")))
+        seed: 3, start: date(2025, 1, 6), days: 28, kinds: 12, timeZone: zone("Europe/Berlin")))
     var events: [(EventKind, Timestamp)] = []
     generator.generate { events.append(($0.kind, $0.timestamp)) }
-    for days in [7, 28] {
-      let result = Backtest().run(EventLog(events), windowDays: days)
-      // Quality bars below what the method reaches on generated data (see docs/analytics.md),
-      // so that a regression in the estimator fails here.
-      #expect(try #require(result.precision) > 0.74, "\(days) days")
-      #expect(try #require(result.recall) > 0.45, "\(days) days")
-      #expect(try #require(result.brier) < 0.21, "\(days) days")
-    }
+    let result = Backtest().run(EventLog(events), windowDays: 7)
+    // Bars below what the method reaches here (0.73, 0.42, 0.21), so that a regression in the
+    // estimator fails.
+    #expect(result.days + result.daysSkipped == 21)
+    #expect(try #require(result.precision) > 0.65)
+    #expect(try #require(result.recall) > 0.35)
+    #expect(try #require(result.brier) < 0.23)
   }
 }
 
@@ -106,11 +107,22 @@ struct TimeOfDayClustersTests {
     #expect(clusters.map(\.length).reduce(0, +) == 1440)
   }
 
-  @Test func aPeakAcrossMidnightIsOneCluster() {
+  @Test func aPeakAcrossMidnightIsOneCluster() throws {
+    // A second peak at noon, so that a search that misses the midnight peak cannot fall back to
+    // one cluster over the whole clock.
     let clusters = TimeOfDayClusters.find(
-      histogram: histogram([(1435, 1), (5, 1)]), radius: 20, mergeRatio: 0.5)
-    #expect(clusters.count == 1)
-    #expect(clusters[0].peak >= 1430 || clusters[0].peak <= 10)
+      histogram: histogram([(1435, 1), (5, 1), (720, 1)]), radius: 20, mergeRatio: 0.5)
+    #expect(clusters.count == 2)
+    let midnight = try #require(clusters.first { $0.contains(minute: 0) })
+    #expect(midnight.contains(minute: 1435) && midnight.contains(minute: 5))
+    #expect(midnight.length < 1440)
+    #expect(midnight.peak >= 1430 || midnight.peak <= 10)
+  }
+
+  @Test func aPeakAtExactlyMidnightIsFound() throws {
+    let clusters = TimeOfDayClusters.find(
+      histogram: histogram([(0, 1), (720, 1)]), radius: 20, mergeRatio: 0.5)
+    #expect(clusters.map(\.peak).sorted() == [0, 720])
   }
 
   @Test func nearbyPeaksWithAShallowValleyMerge() {
@@ -173,13 +185,13 @@ struct SampleGeneratorTests {
     #expect(generate(seed: 1) != generate(seed: 2))
   }
 
-  @Test func eventsComeInTimeOrderAndFollowTheDaylightSavingChange() {
+  @Test func eventsComeInTimeOrderAndFollowTheDaylightSavingChange() throws {
     let events = generate(seed: 1)
     #expect(zip(events, events.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
     let offsets = Dictionary(grouping: events, by: { $0.timestamp.localDate < date(2026, 3, 29) })
       .mapValues { Set($0.map(\.timestamp.utcOffsetSeconds)) }
     #expect(offsets[true] == [3600])
-    #expect(offsets[false]!.contains(7200))
+    #expect(try #require(offsets[false]).contains(7200))
   }
 
   @Test func theSampleHasTheFeaturesTheAnalyticsMustHandle() {

@@ -119,14 +119,26 @@ struct PlannerTests {
     #expect(byID == ["routine_Meal": 7, "routine_Meal-2": 12, "routine_Meal-3": 18])
   }
 
-  @Test func aLeadAcrossMidnightMovesToTheEveningBefore() {
+  @Test func aLeadThatEndsAtMidnightStaysOnTheRoutinesOwnDay() {
+    // 00:05 with the default 5 minutes' lead fires at 00:00 of the same day, not the day before.
+    let requests = plan([routine("Bed Time", "00:05", .weekdays)])
+    #expect(requests.map(\.id) == (2...6).map { "routine_BedTime-weekday-\($0)" })
+    #expect(requests.allSatisfy { trigger($0)?.hour == 0 && trigger($0)?.minute == 0 })
+    #expect(requests.map { trigger($0)?.weekday } == [2, 3, 4, 5, 6])
+  }
+
+  @Test func aLeadAcrossMidnightMovesToTheEveningBefore() throws {
+    // docs/planner.md's example: a weekend bed time at 00:03, the default 5 minutes' lead.
+    let requests = plan([routine("Bed Time", "00:03", .weekends)])
+    // Saturday's and Sunday's 00:03 are reminded on Friday's and Saturday's evenings.
+    #expect(requests.map(\.id) == ["routine_BedTime-weekday-6", "routine_BedTime-weekday-7"])
+    #expect(requests.map { trigger($0)?.hour } == [23, 23])
+    #expect(requests.map { trigger($0)?.minute } == [58, 58])
     var settings = PlannerSettings()
     settings.leadMinutes = 10
-    let requests = plan([routine("Bed Time", "00:05", .weekends)], settings: settings)
-    // Saturday's and Sunday's 00:05 are reminded on Friday's and Saturday's evenings.
-    #expect(requests.map(\.id) == ["routine_BedTime-weekday-6", "routine_BedTime-weekday-7"])
-    #expect(requests.map { trigger($0)!.hour } == [23, 23])
-    #expect(requests.map { trigger($0)!.minute } == [55, 55])
+    let earlier = plan([routine("Bed Time", "00:05", .weekends)], settings: settings)
+    #expect(earlier.map { trigger($0)?.weekday } == [6, 7])
+    #expect(earlier.map { trigger($0)?.minute } == [55, 55])
   }
 
   @Test func leavingHomeGetsTheBufferOrElseTheCommute() throws {

@@ -140,6 +140,70 @@ struct RoutineAnalyzerTests {
     #expect(routine.reasoning.contains("between 23:50 and 00:10"))
   }
 
+  @Test(arguments: [
+    // Centred just before midnight: the events after it belong to the evening before. The
+    // nights are Monday's to Sunday's.
+    ("Before midnight", 0, 23 * 60 + 40, 24 * 60 + 5, 23),
+    // Centred just after midnight: the events before it belong to the morning after. The
+    // nights end on the mornings of Monday to Sunday.
+    ("After midnight", -1, 23 * 60 + 55, 24 * 60 + 20, 0),
+  ])
+  func bedTimesOnBothSidesOfMidnightCountForTheirOwnDay(
+    kind: String, firstNight: Int, early: Int, late: Int, hour: Int
+  ) throws {
+    var builder = LogBuilder()
+    // Seven nights, alternating before and after midnight.
+    for night in firstNight..<(firstNight + 7) {
+      builder.add(kind, monday.adding(days: night), minutes: night % 2 == 0 ? early : late)
+    }
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-04-27T18:00:00+02:00", days: 7))
+    let routine = try #require(analysis.routines.first)
+    #expect(analysis.routines.count == 1)
+    #expect(routine.time.hour == hour)
+    #expect(routine.dayKind == .all)
+    #expect(routine.daysMatched == 7 && routine.daysObserved == 7)
+    #expect(routine.reasoning.hasSuffix("on 7 of the last 7 days."), "\(routine.reasoning)")
+    #expect(analysis.outliers.isEmpty)
+  }
+
+  @Test func anEventFortyMinutesOffATightRoutineIsUnderTheHourFloor() throws {
+    var builder = LogBuilder()
+    for day in 0..<7 {
+      builder.add("Wake Up", monday.adding(days: day), minutes: 7 * 60 + (day % 3) - 1)
+    }
+    // Outside the 30-minute tolerance, but an hour is the least an outlier must be off.
+    builder.add("Wake Up", monday.adding(days: 7), "07:40")
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-04-27T09:00:00+02:00", days: 7))
+    let routine = try #require(analysis.routines.first)
+    #expect(routine.spreadMinutes < 3)
+    #expect(routine.outlierThresholdSeconds == 3600)
+    #expect(analysis.outliers.isEmpty)
+  }
+
+  @Test(arguments: [(3.2, false), (3.8, true)])
+  func theOutlierThresholdIsThreeAndAHalfSpreads(spreads: Double, isOutlier: Bool) throws {
+    // Wake-ups 17 minutes either side of 07:00: a spread of about 25 minutes, so three and a
+    // half spreads (88 minutes) lie beyond the one-hour floor.
+    var builder = LogBuilder()
+    for day in 0..<14 {
+      builder.add("Wake Up", monday.adding(days: day), minutes: 7 * 60 + (day % 2 == 0 ? -17 : 17))
+    }
+    let learned = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 14))
+    let routine = try #require(learned.routines.first)
+    #expect(routine.spreadMinutes > 20 && routine.spreadMinutes < 30)
+    // Either side of 3.5 spreads, clear of 3 and of 4: a threshold of 3 or 4 spreads fails.
+    let minutes = Int((spreads * routine.spreadMinutes).rounded())
+    builder.add(
+      "Wake Up", monday.adding(days: 14),
+      minutes: routine.time.secondsSinceMidnight / 60 + minutes)
+    let analysis = analyzer.analyze(
+      builder.log, window: window(now: "2026-05-04T12:00:00+02:00", days: 14))
+    #expect(analysis.outliers.count == (isOutlier ? 1 : 0), "\(minutes) minutes")
+  }
+
   @Test func aKindLoggedSeveralTimesADayHasSeveralRoutines() {
     var builder = LogBuilder()
     for day in 0..<14 {
@@ -179,15 +243,16 @@ struct RoutineAnalyzerTests {
     #expect(analysis.routines.isEmpty)
   }
 
-  @Test func twoHoursOffATightSevenDayPatternIsAnOutlierButFiveMinutesIsNot() throws {
+  @Test func twoHoursOffATightSevenDayPatternIsAnOutlierButFortyFiveMinutesIsNot() throws {
     var builder = LogBuilder()
     for day in 0..<7 {
       builder.add("Wake Up", monday.adding(days: day), minutes: 7 * 60 + 15 + (day % 3) - 1)
     }
-    // Today: 2 hours early, and a second kind only 5 minutes off.
+    // Today: 2 hours early, and a second kind 45 minutes off: beyond the 30-minute tolerance
+    // (so it is weighed as a candidate) but under the threshold.
     builder.add("Wake Up", monday.adding(days: 7), "05:15")
-    for day in 0..<7 { builder.add("Leaving Home", monday.adding(days: day), "08:00") }
-    builder.add("Leaving Home", monday.adding(days: 7), "08:05")
+    for day in 0..<7 { builder.add("Leaving Home", monday.adding(days: day), "07:10") }
+    builder.add("Leaving Home", monday.adding(days: 7), "07:55")
     let analysis = analyzer.analyze(
       builder.log, window: window(now: "2026-04-27T08:30:00+02:00", days: 7))
     let outlier = try #require(analysis.outliers.first)

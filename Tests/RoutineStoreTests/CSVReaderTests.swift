@@ -297,3 +297,39 @@ struct ParallelReaderTests {
     }
   }
 }
+
+struct ByteKeyTableTests {
+  func hash(_ text: String) -> UInt64 {
+    var text = text
+    return text.withUTF8 { bytes in
+      let key = UnsafeRawBufferPointer(bytes)
+      let (head, tail) = ByteKeyTable<Int>.words(key)
+      return ByteKeyTable<Int>.hash(key, head: head, tail: tail)
+    }
+  }
+
+  @Test func namesSharingTheirEndsAndLengthHashApart() {
+    // Same first and last eight bytes, same length: only the middle differs. Hashing the ends
+    // alone put all of them in one chain and made an import of 40,000 such names quadratic.
+    let names = (0..<10_000).map { "collide-\(String(format: "%08d", $0))-tail-xx" }
+    #expect(Set(names.map(hash)).count == names.count)
+    let long = (0..<1_000).map { "a long shared prefix \($0) and a long shared suffix" }
+    #expect(Set(long.map(hash)).count == long.count)
+  }
+
+  @Test func lookupsFindEveryKeyAmongManyLongOnes() {
+    let table = ByteKeyTable<Int>()
+    let names =
+      (0..<5_000).map { "collide-\(String(format: "%08d", $0))-tail-xx" } + ["", "a", "Wake Up"]
+    for (index, name) in names.enumerated() {
+      var text = name
+      text.withUTF8 { table.insert(index, for: UnsafeRawBufferPointer($0)) }
+    }
+    for (index, name) in names.enumerated() {
+      var text = name
+      #expect(text.withUTF8 { table.value(for: UnsafeRawBufferPointer($0)) } == index)
+    }
+    var missing = "collide-99999999-tail-xx"
+    #expect(missing.withUTF8 { table.value(for: UnsafeRawBufferPointer($0)) } == nil)
+  }
+}

@@ -171,16 +171,19 @@ struct EventStoreTests {
 
   @Test func sqliteErrorsCarryTheStatementButNotTheValues() throws {
     let connection = try Connection(path: directory.path("f.db"))
-    try connection.execute("CREATE TABLE t (x INTEGER NOT NULL)")
+    try connection.execute("CREATE TABLE t (x TEXT NOT NULL CHECK (length(x) < 5))")
     let statement = try connection.prepare("INSERT INTO t (x) VALUES (?)")
-    try statement.bind(Double?.none, at: 1)
+    // A value that breaks the constraint and would be recognizable in the message.
+    try statement.bind("private-note-4711", at: 1)
     do {
       try statement.step()
       Issue.record("expected a constraint failure")
     } catch {
       #expect(error.sql == "INSERT INTO t (x) VALUES (?)")
       #expect(error.primaryCode == 19)
-      #expect(error.description.contains("NOT NULL"))
+      #expect(error.description.contains("CHECK constraint failed"))
+      #expect(!error.description.contains("private-note-4711"))
+      #expect(!error.message.contains("4711"))
     }
   }
 

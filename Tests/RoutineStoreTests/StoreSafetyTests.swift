@@ -116,14 +116,13 @@ struct StoreSafetyTests {
     #expect((attributes[.posixPermissions] as? Int ?? 0) & 0o777 == 0o755)
   }
 
-  @Test(arguments: ["a", "z", "ab"])
-  func aStorePathOfOneOrTwoCharactersWorks(name: String) throws {
-    let previous = FileManager.default.currentDirectoryPath
-    FileManager.default.changeCurrentDirectoryPath(directory.url.path)
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-    let store = try EventStore(path: name)
-    try store.insert(event("Wake Up", "2026-04-20T07:00:00+02:00"))
-    #expect(FileManager.default.fileExists(atPath: directory.path(name)))
+  @Test(arguments: [
+    ("a", ""), ("ab/c", "ab"), ("/a", "/"), ("/", "/"), ("a/", ""), ("x/y/z.db", "x/y"),
+    ("/x//y.db", "/x/"), (".", ""),
+  ])
+  func theParentOfAPathHandlesShortPaths(path: String, parent: String) {
+    // Foundation's deletingLastPathComponent crashed on one-character paths (issue 7).
+    #expect(FileSystem.parent(of: path) == parent)
   }
 
   @Test func aDirectoryIsNotAStore() {

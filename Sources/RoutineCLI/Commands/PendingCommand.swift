@@ -98,11 +98,16 @@ enum AgendaCommand: Command {
       context.output.line("Nothing fires in that range.")
       return .ok
     }
+    // Each request's words, escaped once: a year's agenda repeats them thousands of times.
+    var words: [String: String] = [:]
+    for request in requests {
+      words[request.id] = TerminalText.escaped("\(request.title): \(request.body)")
+    }
     for item in items {
       let stamp = RequestFormatting.stamp(item.at, zone)
       context.output.line(
         "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))  "
-          + TerminalText.escaped("\(item.request.title): \(item.request.body)"))
+          + (words[item.request.id] ?? ""))
     }
     return .ok
   }

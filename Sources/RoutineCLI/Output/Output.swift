@@ -41,7 +41,7 @@ public final class Output {
   /// Appends `text`, escaping terminal control characters.
   public func write(_ text: String) {
     let utf8 = text.utf8
-    if utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F }) {
+    if !TerminalText.isPlain(text, allowingLineBreaks: true) {
       for byte in utf8 {
         if (byte < 0x20 && byte != 0x0A) || byte == 0x7F {
           buffer.append(contentsOf: TerminalText.hexEscape(byte).utf8)
@@ -90,9 +90,6 @@ public final class Output {
       }
     }
   }
-
-  /// Simulates a failed write (tests).
-  func fail(_ reason: String) { failure = reason }
 
   /// Everything written so far (memory outputs only).
   public var text: String {

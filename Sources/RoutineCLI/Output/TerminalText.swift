@@ -8,7 +8,7 @@
 enum TerminalText {
   /// `text` with control and bidirectional formatting characters escaped.
   static func escaped(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    guard !isPlain(text, allowingLineBreaks: false) else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count + 8)
     for scalar in text.unicodeScalars {
@@ -31,6 +31,25 @@ enum TerminalText {
   static func hexEscape(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16, uppercase: true)
     return "\\x" + (digits.count == 1 ? "0" : "") + digits
+  }
+
+  /// Whether `text` certainly holds nothing to escape (line breaks aside when allowed): no byte
+  /// below 0x20, no DEL, and none of 0xC2, 0xE2 and 0xEF, which lead the UTF-8 encodings of the
+  /// C1 controls and of the formatting characters. A byte loop over the contiguous UTF-8: text
+  /// output passes every line through here.
+  @inline(__always)
+  static func isPlain(_ text: String, allowingLineBreaks: Bool) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      for byte in bytes {
+        if byte < 0x20 {
+          if allowingLineBreaks && byte == 0x0A { continue }
+          return false
+        }
+        if byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xEF { return false }
+      }
+      return true
+    }
   }
 
   /// Whether `scalar` must not reach a terminal raw: C0 and C1 controls, DEL, and the

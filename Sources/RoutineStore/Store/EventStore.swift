@@ -31,8 +31,6 @@ public final class EventStore {
   public let connection: Connection
   /// The file.
   public let path: String
-  /// Whether this process created the file.
-  public let isNew: Bool
   private var kindIDs: [String: Int64] = [:]
 
   /// Opens the store at `path`, applying any migrations it lacks. When the file is missing it is
@@ -52,12 +50,12 @@ public final class EventStore {
         throw .cannotCreateDirectory(path: error.path, reason: error.reason)
       }
       do {
-        isNew = try FileSystem.createFile(path, mode: 0o600)
+        try FileSystem.createFile(path, mode: 0o600)
       } catch {
         throw .cannotCreateFile(path: path, reason: error.reason)
       }
     case .regularFile, .other:
-      isNew = false
+      break
     }
     do {
       connection = try Connection(path: path, creating: false, wal: false)

@@ -1,0 +1,196 @@
+import Foundation
+import RoutineCore
+import Testing
+
+@testable import RoutineCLI
+
+/// Undoing mistakes: the last event, a selection of events, a misspelled kind.
+struct CorrectionTests {
+  /// A sandbox with three events logged by hand and one imported.
+  func logged() -> Sandbox {
+    let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
+    #expect(sandbox.run("log", "Wake Up", "--at", "06:45").status == 0)
+    #expect(sandbox.run("log", "Cofee", "--at", "07:10", "--value", "2").status == 0)
+    #expect(sandbox.run("log", "Coffee", "--at", "08:10").status == 0)
+    let file = sandbox.file("old.csv", "timestamp,event\n2026-04-26T07:00:00+02:00,Coffee\n")
+    #expect(sandbox.run("import", file).status == 0)
+    return sandbox
+  }
+
+  @Test func undoShowsAndRemovesTheEventLoggedLastOneAtATime() {
+    let sandbox = logged()
+    let first = sandbox.run("undo", "--yes")
+    #expect(first.stdout == "Removed Coffee at Mon 2026-04-27 08:10 (+02:00).\n")
+    let second = sandbox.run("undo", "--yes", "--json")
+    #expect(second.json["removed"] as? Bool == true)
+    #expect((second.json["event"] as? [String: Any])?["event"] as? String == "Cofee")
+    #expect(
+      sandbox.run("events").stdout
+        == "2026-04-26T07:00:00+02:00  Coffee  (import)\n2026-04-27T06:45:00+02:00  Wake Up  (cli)\n"
+    )
+  }
+
+  @Test func undoAsksOnATerminalAndRefusesWithoutOne() throws {
+    let sandbox = logged()
+    sandbox.interactiveAnswers = ["n"]
+    let declined = sandbox.run("undo")
+    #expect(declined.stderr == "Remove Coffee at Mon 2026-04-27 08:10 (+02:00)? [y/N] ")
+    #expect(declined.stdout == "Nothing removed.\n")
+    sandbox.interactiveAnswers = ["y"]
+    #expect(sandbox.run("undo").stdout == "Removed Coffee at Mon 2026-04-27 08:10 (+02:00).\n")
+    let script = try sandbox.runBinary("undo")
+    #expect(script.status == 64)
+    #expect(
+      script.stderr.hasPrefix(
+        "error: Remove Cofee (value 2) at Mon 2026-04-27 07:10 (+02:00)? Standard input is not a terminal: add --yes to confirm"
+      ))
+    #expect(sandbox.run("events", "--event", "cofee").stdout.contains("Cofee"))
+  }
+
+  @Test func undoWithNothingLoggedSaysSo() {
+    let sandbox = Sandbox()
+    #expect(
+      sandbox.run("undo", "--yes").stdout
+        == "Nothing to undo: no event was logged with 'routine log'.\n")
+  }
+
+  @Test func deletingASelectionListsItAndDeletesExactlyThat() {
+    let sandbox = logged()
+    let deleted = sandbox.run("events", "delete", "--event", "coffee", "--from", "today", "--yes")
+    #expect(
+      deleted.stdout
+        == "2026-04-27T08:10:00+02:00  Coffee  (cli)\nDeleted 1 event.\n")
+    #expect(
+      sandbox.run("events", "--event", "coffee").stdout
+        == "2026-04-26T07:00:00+02:00  Coffee  (import)\n")
+    let none = sandbox.run("events", "delete", "--from", "2030-01-01", "--yes")
+    #expect(none.stdout == "No events match; nothing deleted.\n")
+    let everything = sandbox.run("events", "delete", "--yes")
+    #expect(everything.status == 64)
+    #expect(
+      everything.stderr.hasPrefix(
+        "error: say which events to delete with --from, --to, --event or --last"))
+  }
+
+  @Test func renamingFixesATypoAndMergingAsksFirst() throws {
+    let sandbox = logged()
+    let refused = try sandbox.runBinary("kinds", "rename", "cofee", "Coffee")
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("Merge 'Cofee' into 'Coffee'?"))
+    let merged = sandbox.run("kinds", "rename", "cofee", "Coffee", "--yes")
+    #expect(merged.stdout == "Merged 'Cofee' into 'Coffee': 1 event moved, 0 duplicates dropped.\n")
+    let renamed = sandbox.run("kinds", "rename", "wake up", "Woke Up")
+    #expect(renamed.stdout == "Renamed 'Wake Up' to 'Woke Up' (1 event).\n")
+    #expect(
+      sandbox.run("kinds").stdout
+        == "  Coffee   3 events  2026-04-26 to 2026-04-27\n  Woke Up  1 event   2026-04-27 to 2026-04-27\n"
+    )
+    let unknown = sandbox.run("kinds", "rename", "Coffe", "Tea")
+    #expect(unknown.status == 65)
+    #expect(
+      unknown.stderr == "error: there is no kind 'Coffe' in the store; did you mean 'Coffee'?\n")
+  }
+}
+
+/// Times as people type them.
+struct TimeWordTests {
+  @Test(arguments: [
+    ("today", "2026-04-27T00:00:00+02:00"), ("yesterday", "2026-04-26T00:00:00+02:00"),
+    ("Yesterday 23:10", "2026-04-26T23:10:00+02:00"), ("07:05", "2026-04-27T07:05:00+02:00"),
+    ("7:05", "2026-04-27T07:05:00+02:00"), ("07:05:30", "2026-04-27T07:05:30+02:00"),
+    ("22:00", "2026-04-27T22:00:00+02:00"), ("tomorrow", "2026-04-28T00:00:00+02:00"),
+    ("2026-04-20T7:05", "2026-04-20T07:05:00+02:00"),
+  ])
+  func rangeBoundsTakeDaysWordsAndTimesOfToday(text: String, expected: String) throws {
+    let now = try #require(Timestamp(iso8601: "2026-04-27T09:00:00+02:00"))
+    let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let parsed = try TimeArgument.parse(
+      text, option: "from", now: now.date, zone: zone, timeOfDay: .today, command: nil)
+    #expect(parsed.iso8601 == expected)
+  }
+
+  @Test(arguments: [
+    ("07:05:30", "2026-04-27T07:05:30+02:00"), ("22:00", "2026-04-26T22:00:00+02:00"),
+    ("yesterday 7:05", "2026-04-26T07:05:00+02:00"),
+  ])
+  func logAtTakesTheLatestPastTimeWithOrWithoutSeconds(text: String, expected: String) {
+    let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
+    let event = sandbox.run("log", "Tea", "--at", text, "--json").json["event"] as? [String: Any]
+    #expect(event?["timestamp"] as? String == expected)
+  }
+
+  @Test(arguments: ["25:00", "7:5", "07:05:61", "today 7am", "yesterday7:00", "2026-02-30"])
+  func nonsenseIsAUsageError(text: String) {
+    let result = Sandbox().run("events", "--from", text)
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("error: --from: expected an ISO 8601 timestamp"))
+  }
+
+  @Test func eventsLastShowsTheLatestInTimeOrder() {
+    let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
+    for time in ["06:00", "07:00", "08:00"] { _ = sandbox.run("log", "Tea", "--at", time) }
+    #expect(
+      sandbox.run("events", "--last", "2").stdout
+        == "2026-04-27T07:00:00+02:00  Tea  (cli)\n2026-04-27T08:00:00+02:00  Tea  (cli)\n")
+    #expect(sandbox.run("events", "--last", "0").status == 64)
+    #expect(
+      sandbox.run("events", "--from", "07:30").stdout == "2026-04-27T08:00:00+02:00  Tea  (cli)\n")
+  }
+}
+
+/// Empty states, hints and the small things of issue 7.
+struct MessageTests {
+  @Test func aStoreWhoseEventsAreOlderThanTheWindowSaysSoAndSuggestsNow() {
+    let sandbox = Sandbox(now: "2026-11-21T10:00:00+01:00")
+    let sample = EndToEndTests.data.appendingPathComponent("sample.csv").path
+    #expect(sandbox.run("import", sample).status == 0)
+    let result = sandbox.run("analyze")
+    #expect(result.stdout.contains("none yet"))
+    #expect(
+      result.stderr
+        == "warning: the store's events run from 2026-03-02 to 2026-04-26, outside the window (2026-11-14 to 2026-11-21); try --now 2026-04-27T00:00:00+02:00\n"
+    )
+  }
+
+  @Test func emptyStatesAreAnswersOnStandardOutput() {
+    let sandbox = Sandbox()
+    for (command, text) in [
+      (["pending"], "No pending requests ('routine plan' makes them from your routines).\n"),
+      (["agenda"], "Nothing fires in that range.\n"),
+      (["kinds"], "No kinds yet: log or import events first.\n"),
+    ] {
+      let result = sandbox.run(command)
+      #expect(result.stdout == text, "\(command)")
+      #expect(result.stderr.isEmpty, "\(command)")
+    }
+  }
+
+  @Test func turningRemindersOffSaysWhatWasRemoved() {
+    let sandbox = Sandbox(now: "2026-04-27T04:00:00+02:00")
+    let sample = EndToEndTests.data.appendingPathComponent("sample.csv").path
+    #expect(sandbox.run("import", sample).status == 0)
+    let count = (sandbox.run("plan", "--json").json["added"] as? [Any])?.count ?? 0
+    #expect(count > 0)
+    let off = sandbox.run("settings", "--enabled", "false")
+    #expect(
+      off.stdout.hasSuffix(
+        "Smart reminders off: \(count) learned requests removed (snooze and outlier alerts stay).\n"
+      ))
+    #expect(
+      sandbox.run("settings", "--enabled", "false", "--json").json["removedRequests"] is NSNull)
+  }
+
+  @Test func arrivalsGetNoReminderAndLongNamesAShortTitle() throws {
+    let sandbox = Sandbox(now: "2026-04-27T04:00:00+02:00")
+    let long = String(repeating: "Very Long Activity ", count: 6)
+    var text = "timestamp,event\n"
+    for day in 20...26 {
+      text += "2026-04-\(day)T18:00:00+02:00,Arriving Home\n2026-04-\(day)T12:00:00+02:00,\(long)\n"
+    }
+    #expect(sandbox.run("import", sandbox.file("log.csv", text)).status == 0)
+    let added = try #require(sandbox.run("plan", "--json").json["added"] as? [[String: Any]])
+    #expect(added.count == 1)
+    let title = try #require(added.first?["title"] as? String)
+    #expect(title.count == ReminderMessages.maximumTitleLength && title.hasSuffix("…"))
+  }
+}
