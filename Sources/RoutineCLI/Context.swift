@@ -182,7 +182,10 @@ final class Context {
   /// the environment's locale is recorded in its settings (docs/planner.md): later runs under
   /// another `LANG` (a cron job) word reminders the same way.
   func openStore() throws -> EventStore {
-    let store = try EventStore(path: try storePath(), creating: true)
+    try recordingLocale(EventStore(path: try storePath(), creating: true))
+  }
+
+  private func recordingLocale(_ store: EventStore) throws -> EventStore {
     if try store.settings().locale == nil {
       _ = try store.updateSettings { settings in
         if settings.locale == nil { settings.locale = environmentLocale }
@@ -206,8 +209,13 @@ final class Context {
   func writing<T>(_ body: (EventStore, PlannerSettings, TimeZone) throws -> T) throws -> T {
     // Without a store, the zone comes from --tz, $TZ or the system: an invalid one must fail
     // before a store is created.
-    if try openExistingStore() == nil { _ = try userTimeZone(PlannerSettings()) }
-    let store = try openStore()
+    let store: EventStore
+    if let existing = try openExistingStore() {
+      store = try recordingLocale(existing)
+    } else {
+      _ = try userTimeZone(PlannerSettings())
+      store = try openStore()
+    }
     return try store.write {
       let settings = try store.settings()
       let zone = try userTimeZone(settings)
