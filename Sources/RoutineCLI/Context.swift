@@ -131,7 +131,7 @@ final class Context {
     }
     if let option = try optionZone.get(), option.identifier != zone.identifier {
       warnOnce(
-        "--tz \(option.identifier) ignored: the settings say \(zone.identifier) (change it with 'routine settings --time-zone')"
+        "--tz \(ZoneNames.display(option)) ignored: the settings say \(ZoneNames.display(zone)) (change it with 'routine settings --time-zone')"
       )
     }
     return zone

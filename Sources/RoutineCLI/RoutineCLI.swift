@@ -27,7 +27,7 @@ public enum RoutineCLI {
     let status = dispatch(arguments, environment: environment, output: output, errors: errors)
     output.flush()
     // A result that could not be written is a failure, whatever the command thought.
-    if let failure = output.failure {
+    if let failure = output.failure, !output.isFailureReported {
       errors.line("error: cannot write the output: \(failure)")
       return ExitCode.ioError.rawValue
     }
@@ -60,6 +60,12 @@ public enum RoutineCLI {
     if parsed.flag("help") {
       output.write(HelpFormatter.help(for: command.spec))
       return .ok
+    }
+    // A mistyped --tz is an error whether or not the command needs a zone: silently ignored, it
+    // would be believed to work.
+    if let name = parsed.value("tz"), ZoneNames.zone(named: name) == nil {
+      report(ZoneNames.unknown(name, source: "--tz"), usageOf: command.spec.name, to: errors)
+      return .usage
     }
     let context = Context(
       arguments: parsed, environment: environment, output: output, errors: errors)

@@ -62,7 +62,7 @@ enum TimeArgument {
     }
     throw UsageError(
       "--\(option): expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time "
-        + "(2026-04-20 07:05), a date, today, yesterday, or a time (07:05), found '\(text)'",
+        + "(2026-04-20 07:05), a date, today, yesterday, tomorrow, or a time (07:05), found '\(text)'",
       command: command)
   }
 
@@ -139,9 +139,11 @@ enum EventFormatting {
     var text = "\(event.timestamp.iso8601)  \(TerminalText.escaped(event.kind.name))"
     if let number = event.value { text += "  value=\(value(number))" }
     if let note = event.note {
-      var quotedNote = ""
-      JSON.writeString(note, to: &quotedNote)
-      text += "  note=\(TerminalText.escaped(quotedNote))"
+      // In quotes, with quotes and backslashes escaped and control characters shown as
+      // everywhere else in text output (`\x1B`, `\n`).
+      let quoted = note.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "\"", with: "\\\"")
+      text += "  note=\"\(TerminalText.escaped(quoted))\""
     }
     return text + "  (\(event.source.rawValue))"
   }

@@ -16,6 +16,12 @@ enum ZoneNames {
     return known.first { $0.lowercased() == lowered }
   }
 
+  /// The name to show for `zone`: its identifier, but `UTC` for the zone Foundation calls
+  /// `GMT` (asked for as `UTC`, shown as `GMT`, it looked like another zone).
+  static func display(_ zone: TimeZone) -> String {
+    zone.identifier == "GMT" ? "UTC" : zone.identifier
+  }
+
   /// Every name Foundation knows, plus the aliases people use for UTC.
   static var known: [String] { TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"] }
 

@@ -52,7 +52,7 @@ struct LogCommandTests {
     (["log", "Coffee", "--value", "two"], "error: --value: expected a number, found 'two'"),
     (
       ["log", "Coffee", "--at", "7am"],
-      "error: --at: expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time (2026-04-20 07:05), a date, today, yesterday, or a time (07:05), found '7am'"
+      "error: --at: expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time (2026-04-20 07:05), a date, today, yesterday, tomorrow, or a time (07:05), found '7am'"
     ),
     (
       ["log", "Coffee", "--tz", "Mars/Olympus"],

@@ -66,13 +66,14 @@ final class Sandbox: @unchecked Sendable {
     try runBinary(arguments)
   }
 
-  /// Runs the built binary with `input` on standard input (none: `/dev/null`), and standard
-  /// output to `stdout` when given (a file such as `/dev/full`) instead of a pipe.
-  func runBinary(_ arguments: [String], input: Data? = nil, stdout: FileHandle? = nil) throws
-    -> Invocation
-  {
+  /// Runs the built binary (or `executable`) with `input` on standard input (none:
+  /// `/dev/null`), and standard output to `stdout` when given (a file such as `/dev/full`)
+  /// instead of a pipe.
+  func runBinary(
+    _ arguments: [String], input: Data? = nil, stdout: FileHandle? = nil, executable: String? = nil
+  ) throws -> Invocation {
     let process = Process()
-    process.executableURL = try Sandbox.binary()
+    process.executableURL = try executable.map(URL.init(fileURLWithPath:)) ?? Sandbox.binary()
     process.arguments = arguments
     process.environment = variables
     process.currentDirectoryURL = directory

@@ -178,7 +178,7 @@ struct SilentFailureTests {
         FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("a").path))
     } else {
       #expect(result.status == 74)
-      #expect(result.stderr.contains("is a directory"), "\(result.stderr)")
+      #expect(result.stderr.contains("names a directory"), "\(result.stderr)")
     }
   }
 

@@ -149,7 +149,8 @@ public struct ArgumentParser: Sendable {
       if !optionsEnded, token.hasPrefix("-"), token.count > 1, Double(token) == nil {
         let hint =
           token.count > 2
-          ? "; options start with two dashes: '-\(token)'" : "; see 'routine help'"
+          ? "; options start with two dashes: '-\(token)'"
+          : "; see 'routine help\(spec.map { " \($0.name)" } ?? "")'"
         throw UsageError("unknown option '\(token)'\(hint)", command: spec?.name)
       }
       if spec == nil {

@@ -106,7 +106,8 @@ enum AnalyzeCommand: Command {
         "window",
         .object([
           ("from", .string(window.start.iso8601)), ("to", .string(window.end.iso8601)),
-          ("days", .integer(window.days)), ("timeZone", .string(window.timeZone.identifier)),
+          ("days", .integer(window.days)),
+          ("timeZone", .string(ZoneNames.display(window.timeZone))),
         ])
       ),
       (
@@ -162,7 +163,7 @@ enum AnalyzeCommand: Command {
     let last = window.learningDays.upperBound
     output.line(
       "Routines learned from \(window.firstDay.weekdayName) \(window.firstDay) to \(last.weekdayName) \(last) "
-        + "(\(window.days) days, \(window.timeZone.identifier)):")
+        + "(\(window.days) days, \(ZoneNames.display(window.timeZone))):")
     if analysis.routines.isEmpty {
       output.line("  none yet: a routine needs an event near the same time on at least 3 days.")
     }

@@ -62,6 +62,12 @@ enum BacktestCommand: Command {
       log.sort()
     }
     let result = Backtest(threshold: threshold).run(log, windowDays: days)
+    if result.days == 0, result.daysSkipped == 0, let range = log.dateRange {
+      let span = range.upperBound.daysSince1970 - range.lowerBound.daysSince1970 + 1
+      context.warn(
+        "the log spans \(counted(span, "day")); a backtest learns from the first \(counted(days, "day")) "
+          + "and needs days after them: try a smaller --days")
+    }
     if context.isJSON {
       context.output.line(json(result, threshold: threshold).serialized())
     } else {

@@ -7,7 +7,7 @@ enum EventSelectionOptions {
   static let options: [OptionSpec] = [
     .value(
       "from", "TIME",
-      "The first instant: ISO 8601 with offset, a local date and time, a date, today, yesterday or a time today."
+      "The first instant: ISO 8601 with offset, a local date and time, a date, today, yesterday, tomorrow or a time today."
     ),
     .value("to", "TIME", "The end (exclusive), in the same forms."),
     .value(
@@ -29,6 +29,9 @@ enum EventSelectionOptions {
       }
     }
     var selection = EventSelection(from: try bound("from"), to: try bound("to"))
+    if let from = selection.from, let to = selection.to, from >= to {
+      throw UsageError("--to must come after --from", command: context.command)
+    }
     if let name = arguments.value("event") {
       guard let kind = EventKind(name) else {
         throw UsageError("--event: the name is empty", command: context.command)

@@ -15,18 +15,18 @@ enum EventsDeleteCommand: Command {
     options: EventSelectionOptions.options + [.flag("yes", "Delete without asking.")])
 
   static func run(_ context: Context) throws -> ExitCode {
+    guard ["from", "to", "event", "last"].contains(where: { context.arguments.value($0) != nil })
+    else {
+      throw UsageError(
+        "say which events to delete with --from, --to, --event or --last", command: spec.name)
+    }
     guard let store = try context.openExistingStore() else {
       context.output.line("No events match; nothing deleted.")
       return .ok
     }
     let chosen = try store.read {
       let zone = try context.userTimeZone(try store.settings())
-      let selection = try EventSelectionOptions.selection(context, zone: zone)
-      guard !selection.isEverything else {
-        throw UsageError(
-          "say which events to delete with --from, --to, --event or --last", command: spec.name)
-      }
-      return try store.storedEvents(selection)
+      return try store.storedEvents(try EventSelectionOptions.selection(context, zone: zone))
     }
     guard !chosen.isEmpty else {
       if context.isJSON {
@@ -47,14 +47,17 @@ enum EventsDeleteCommand: Command {
       context.output.line("Nothing deleted.")
       return .ok
     }
-    let deleted = try store.delete(chosen)
-    if context.isJSON {
-      context.output.line(JSON.object([("deleted", .integer(deleted))]).serialized())
-    } else {
-      let gone = chosen.count - deleted
-      context.output.line(
-        "Deleted \(counted(deleted, "event"))"
-          + (gone > 0 ? " (\(counted(gone, "was", "were")) already gone)." : "."))
+    try store.write {
+      let deleted = try store.delete(chosen)
+      if context.isJSON {
+        context.output.line(JSON.object([("deleted", .integer(deleted))]).serialized())
+      } else {
+        let gone = chosen.count - deleted
+        context.output.line(
+          "Deleted \(counted(deleted, "event"))"
+            + (gone > 0 ? " (\(counted(gone, "was", "were")) already gone)." : "."))
+      }
+      try context.output.deliver()
     }
     return .ok
   }

@@ -59,9 +59,10 @@ enum KindsRenameCommand: Command {
     name: "kinds rename",
     summary: "Rename a kind, or merge it into another.",
     discussion: """
-      Renames the kind OLD to NEW: its events keep their times and now carry the new name, and
-      reminders made from it follow. With NEW a spelling of the same kind ("wake up" to "Wake
-      Up"), only the displayed spelling changes. When NEW is another kind already in the store,
+      Renames the kind OLD to NEW: its events keep their times and now carry the new name;
+      pending reminders log the new name when answered at once, and take it in their titles at
+      the next 'routine plan'. With NEW a spelling of the same kind ("wake up" to "Wake Up"), only
+      the displayed spelling changes. When NEW is another kind already in the store,
       OLD's events move to it (the merge asks first; --yes skips the question) and events NEW
       already has at the same second are dropped as duplicates.
       """,

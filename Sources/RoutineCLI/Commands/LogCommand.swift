@@ -46,22 +46,26 @@ enum LogCommand: Command {
     // A mistyped --at must not create a store: check its form before opening one.
     _ = try timestamp(in: TimeZone(secondsFromGMT: 0)!)
 
-    let (event, added) = try context.writing { store, _, zone in
+    try context.writing { store, _, zone in
       let event = Event(
         kind: kind, timestamp: try timestamp(in: zone), value: value,
         note: arguments.value("note"), source: .cli)
-      return (event, try store.insert(event))
-    }
-    if event.timestamp.date > now { context.warn("\(event.timestamp.iso8601) is in the future") }
-    let name = TerminalText.escaped(kind.name)
-    let when = EventFormatting.localDateTime(event.timestamp)
-    if context.isJSON {
-      context.output.line(
-        JSON.object([("added", .bool(added)), ("event", EventFormatting.json(event))]).serialized())
-    } else if added {
-      context.output.line("Logged \(name) at \(when) (\(EventFormatting.offset(event.timestamp))).")
-    } else {
-      context.output.line("\(name) at \(when) was already logged; nothing changed.")
+      let added = try store.insert(event)
+      if event.timestamp.date > now { context.warn("\(event.timestamp.iso8601) is in the future") }
+      let name = TerminalText.escaped(kind.name)
+      let when = EventFormatting.localDateTime(event.timestamp)
+      if context.isJSON {
+        context.output.line(
+          JSON.object([("added", .bool(added)), ("event", EventFormatting.json(event))])
+            .serialized())
+      } else if added {
+        context.output.line(
+          "Logged \(name) at \(when) (\(EventFormatting.offset(event.timestamp))).")
+      } else {
+        context.output.line("\(name) at \(when) was already logged; nothing changed.")
+      }
+      // Committed only once the result is out (docs/cli.md, exit 74).
+      try context.output.deliver()
     }
     return .ok
   }
@@ -95,15 +99,18 @@ enum UndoCommand: Command {
       context.output.line("Nothing removed.")
       return .ok
     }
-    let removed = try store.delete([last]) == 1
-    if context.isJSON {
-      context.output.line(
-        JSON.object([("removed", .bool(removed)), ("event", EventFormatting.json(last.event))])
-          .serialized())
-    } else if removed {
-      context.output.line("Removed \(description).")
-    } else {
-      context.output.line("\(description) was already removed; nothing changed.")
+    try store.write {
+      let removed = try store.delete([last]) == 1
+      if context.isJSON {
+        context.output.line(
+          JSON.object([("removed", .bool(removed)), ("event", EventFormatting.json(last.event))])
+            .serialized())
+      } else if removed {
+        context.output.line("Removed \(description).")
+      } else {
+        context.output.line("\(description) was already removed; nothing changed.")
+      }
+      try context.output.deliver()
     }
     return .ok
   }

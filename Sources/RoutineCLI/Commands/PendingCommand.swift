@@ -54,7 +54,7 @@ enum AgendaCommand: Command {
     options: [
       .value(
         "from", "TIME",
-        "The start: ISO 8601 with offset, a local date and time, a date, today, or a time today (default: now)."
+        "The start: ISO 8601 with offset, a local date and time, a date, today, yesterday, tomorrow or a time today (default: now)."
       ),
       .value("to", "TIME", "The end, in the same forms (default: 7 days after the start)."),
     ])

@@ -89,7 +89,7 @@ enum PlanCommand: Command {
     }
     output.line(
       "Plan from \(settings.windowDays) days of events (confidence above \(JSON.format(settings.threshold)), "
-        + "\(settings.leadMinutes) min ahead, \(zone.identifier))\(dryRun ? ", dry run: nothing changed" : ""):"
+        + "\(settings.leadMinutes) min ahead, \(ZoneNames.display(zone)))\(dryRun ? ", dry run: nothing changed" : ""):"
     )
     let width = max(
       (change.added + change.replaced.map(\.new)).map(\.id.count).max() ?? 0,

@@ -21,7 +21,7 @@ enum SampleCommand: Command {
       .value("format", "csv|jsonl", "Output format (default csv)."),
       .value(
         "output", "FILE",
-        "Write to FILE instead of stdout (a regular file is replaced atomically)."),
+        "Write to FILE instead of stdout (- is stdout; a regular file is replaced atomically)."),
     ],
     globals: ["tz"],
     globalHelp: ["tz": "The persona's IANA time zone (default Europe/Berlin, whatever $TZ says)."])
@@ -51,12 +51,12 @@ enum SampleCommand: Command {
     let generator = SampleGenerator(
       options: .init(seed: seed, start: start, days: days, kinds: kinds, timeZone: zone))
 
-    let sink: SampleSink
-    if let path = context.arguments.value("output") {
-      sink = try SampleSink(path: path)
-    } else {
-      sink = SampleSink(output: context.output)
+    // "-" is standard output, as for any file argument.
+    let path = context.arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
+    if path?.isEmpty == true {
+      throw UsageError("--output: expected a file path, found an empty value", command: spec.name)
     }
+    let sink = try path.map(SampleSink.init(path:)) ?? SampleSink(output: context.output)
     try sink.write(format == .csv ? "timestamp,event,value,note\n" : "")
     var count = 0
     do {
@@ -67,9 +67,9 @@ enum SampleCommand: Command {
       }
     } catch is Done {}
     try sink.finish()
-    if let path = context.arguments.value("output") {
+    if let path {
       context.errors.line(
-        "Wrote \(counted(count, "event")) to \(TerminalText.escaped(displayName(path))).")
+        "Wrote \(counted(count, "event")) to \(TerminalText.escaped("'\(path)'")).")
     }
     return .ok
   }

@@ -27,8 +27,9 @@ enum SettingsCommand: Command {
         "time-zone", "ZONE|none",
         "The user's IANA time zone, or none to use --tz, $TZ or the system's."),
       .value(
-        "locale", "NAME",
-        "The locale of reminder texts' times: en_US (6:46 AM), de_DE or C (06:46)."),
+        "locale", "NAME|none",
+        "The locale of reminder texts' times: en_US (6:46 AM), de_DE or C (06:46); none to take the environment's again."
+      ),
     ],
     globals: ["store", "tz", "json"])
 
@@ -41,7 +42,8 @@ enum SettingsCommand: Command {
     var window: Int?
     /// `.some(nil)` unsets the zone.
     var timeZone: String?? = nil
-    var locale: String?
+    /// `.some(nil)` forgets the locale (the next write records the environment's).
+    var locale: String?? = nil
 
     var isEmpty: Bool {
       enabled == nil && threshold == nil && lead == nil && buffer == nil && window == nil
@@ -94,7 +96,7 @@ enum SettingsCommand: Command {
     } else {
       switch context.environmentTimeZone {
       case .success(let fallback):
-        zone = "not set (now \(fallback.identifier), from --tz, $TZ or the system)"
+        zone = "not set (now \(ZoneNames.display(fallback)), from --tz, $TZ or the system)"
       case .failure(let error): zone = "not set (and \(error.message))"
       }
     }
@@ -121,6 +123,20 @@ enum SettingsCommand: Command {
           + "(snooze and outlier alerts stay).")
     }
     return .ok
+  }
+
+  /// A locale as Foundation names it (`en_GB` for `en_gb`, `en-GB` or `en_GB.UTF-8`), or `C`,
+  /// or `nil` when no locale has the name.
+  static func localeName(_ text: String) -> String? {
+    let base =
+      text.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(
+        String.init) ?? ""
+    if base.uppercased() == "C" || base.uppercased() == "POSIX" { return base.uppercased() }
+    let parts = base.split(whereSeparator: { $0 == "_" || $0 == "-" })
+    guard (1...2).contains(parts.count) else { return nil }
+    let name =
+      parts[0].lowercased() + (parts.count == 2 ? "_" + parts[1].uppercased() : "")
+    return Locale.availableIdentifiers.contains(name) ? name : nil
   }
 
   private static func parse(_ context: Context) throws(UsageError) -> Change {
@@ -163,16 +179,14 @@ enum SettingsCommand: Command {
       }
     }
     if let text = arguments.value("locale") {
-      let name =
-        text.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(
-          String.init) ?? ""
-      let isName =
-        name == "C" || name == "POSIX"
-        || name.range(of: "^[a-z]{2,3}(_[A-Z]{2})?$", options: .regularExpression) != nil
-      guard isName else {
-        throw invalid("locale", "a locale name like en_US, de_DE or C", text)
+      if text.lowercased() == "none" {
+        change.locale = .some(String?.none)
+      } else {
+        guard let name = localeName(text) else {
+          throw invalid("locale", "a locale name like en_US, de_DE or C, or none", text)
+        }
+        change.locale = name
       }
-      change.locale = name
     }
     return change
   }

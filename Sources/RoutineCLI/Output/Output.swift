@@ -22,6 +22,8 @@ public final class Output {
   public let isTerminal: Bool
   /// Why writing failed (`strerror` text), once it has; later output is discarded.
   public private(set) var failure: String?
+  /// Whether a command already reported the failure (``deliver()`` threw it).
+  private(set) var isFailureReported = false
 
   /// Writes to `descriptor`.
   public init(descriptor: Int32) {
@@ -89,6 +91,16 @@ public final class Output {
         offset += written
       }
     }
+  }
+
+  /// Sends what is buffered, and throws if it could not be written. A command that changes the
+  /// store calls it before committing, so that a result nobody could read (`> /dev/full`)
+  /// changes nothing: a script that retries on the error must not log or remove twice.
+  func deliver() throws {
+    flush()
+    guard let failure else { return }
+    isFailureReported = true
+    throw CommandError(.ioError, "cannot write the output: \(failure); nothing was changed")
   }
 
   /// Everything written so far (memory outputs only).

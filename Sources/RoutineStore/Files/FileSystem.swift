@@ -32,6 +32,13 @@ public enum FileSystem {
     }
   }
 
+  /// The size in bytes of what `path` names (following symbolic links), or `nil`.
+  public static func size(of path: String) -> Int64? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return Int64(status.st_size)
+  }
+
   /// The directory part of `path`: `""` for a bare file name, `/` for a file at the root.
   public static func parent(of path: String) -> String {
     var text = Substring(path)

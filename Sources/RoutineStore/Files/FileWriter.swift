@@ -13,7 +13,9 @@
 ///   interrupted or failed run leaves the old file as it was; the old file's permissions are
 ///   kept;
 /// - a symbolic link is written through: its target is replaced, the link stays;
-/// - anything else (`/dev/stdout`, a named pipe, a device) is written to directly.
+/// - a name of one of the process's own descriptors (`/dev/stdout`, `/dev/fd/1`,
+///   `/proc/self/fd/1`) is that descriptor, written as it is (appending if the shell appends);
+/// - anything else (a named pipe, a device) is written to directly.
 ///
 /// Every failed write (a full disk) is an error, never dropped.
 public final class FileWriter {
@@ -28,32 +30,30 @@ public final class FileWriter {
   /// Opens `path` for writing.
   public init(path: String) throws(FileError) {
     self.path = path
-    var link = stat()
-    let isLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
-    switch FileSystem.kind(of: path) {
-    case .directory:
-      throw .writeFailed(path: path, reason: "it is a directory")
-    case .other:
-      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+    let (target, descriptorName) = FileWriter.follow(path)
+    if let descriptorName {
+      // `/dev/stdout`, `/dev/fd/2`, `/proc/self/fd/1`: the process's own open file. Writing to
+      // a copy of the descriptor keeps what the shell set up (`>> log` appends); opening the
+      // file anew would truncate it or, replaced atomically, lose what it held.
+      let descriptor = dup(descriptorName)
       guard descriptor >= 0 else {
         throw .writeFailed(path: path, reason: FileSystem.errorText())
       }
       self.descriptor = descriptor
       replacement = nil
-    case .missing where isLink:
-      // A dangling link: create its target through it.
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+      return
+    }
+    switch FileSystem.kind(of: target) {
+    case .directory:
+      throw .writeFailed(path: path, reason: "it is a directory")
+    case .other:
+      let descriptor = open(target, O_WRONLY | O_CLOEXEC)
       guard descriptor >= 0 else {
         throw .writeFailed(path: path, reason: FileSystem.errorText())
       }
       self.descriptor = descriptor
       replacement = nil
     case .missing, .regularFile:
-      var target = path
-      if isLink, let resolved = realpath(path, nil) {
-        target = String(cString: resolved)
-        free(resolved)
-      }
       let directory = FileSystem.parent(of: target)
       let name = target.split(separator: "/").last.map(String.init) ?? target
       let temporary =
@@ -69,6 +69,43 @@ public final class FileWriter {
       self.descriptor = descriptor
       replacement = (target, temporary)
     }
+  }
+
+  /// Follows `path`'s symbolic links to what they finally name, stopping early at a name of one
+  /// of the process's descriptors (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`), whose number
+  /// is then returned.
+  static func follow(_ path: String) -> (target: String, descriptor: Int32?) {
+    var current = path
+    for _ in 0..<40 {
+      if let descriptor = descriptorNumber(current) { return (current, descriptor) }
+      var buffer = [CChar](repeating: 0, count: 4097)
+      let count = readlink(current, &buffer, 4096)
+      guard count > 0 else { return (current, nil) }
+      let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if link.hasPrefix("/") {
+        current = link
+      } else {
+        let directory = FileSystem.parent(of: current)
+        current = directory.isEmpty ? link : (directory == "/" ? "/" : directory + "/") + link
+      }
+    }
+    return (current, nil)
+  }
+
+  /// The descriptor a path names: `/dev/stdout` is 1, `/dev/stderr` 2, `/dev/fd/N` and
+  /// `/proc/self/fd/N` (or this process's own number instead of `self`) are N.
+  static func descriptorNumber(_ path: String) -> Int32? {
+    switch path {
+    case "/dev/stdin": return 0
+    case "/dev/stdout": return 1
+    case "/dev/stderr": return 2
+    default: break
+    }
+    for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"]
+    where path.hasPrefix(prefix) {
+      return Int32(path.dropFirst(prefix.count))
+    }
+    return nil
   }
 
   deinit {

@@ -453,7 +453,9 @@ public struct EventFileReader: Sendable {
         if trim(content).isEmpty { continue }
         switch state.parser.parse(content) {
         case .failure(var message):
-          if format == .jsonl, trim(content).first != UInt8(ascii: "{") {
+          if format == .jsonl,
+            ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0)
+          {
             message += "; this does not look like JSON Lines: is it CSV? (--format jsonl was given)"
           }
           try fail(FormatError(file: path, line: state.line, message: message), &sink)

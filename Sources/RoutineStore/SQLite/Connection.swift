@@ -42,6 +42,36 @@ public final class Connection {
     if wal { try useWAL() }
   }
 
+  /// Opens the existing database at `path` for reading only, through a `file:` URI with
+  /// `mode=ro`, and with `immutable=1` when `immutable`: for a store in a place this process may
+  /// not write (a read-only directory where SQLite cannot create the WAL's shared-memory file).
+  /// `immutable` promises SQLite that nobody changes the file meanwhile, which holds where nobody
+  /// may write beside it.
+  public init(readingOnly path: String, immutable: Bool) throws(SQLiteError) {
+    _ = Connection.configureOnce
+    var escaped = ""
+    for scalar in path.unicodeScalars {
+      switch scalar {
+      case "%", "?", "#": escaped += String(format: "%%%02X", scalar.value)
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    let uri = "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
+    var pointer: OpaquePointer?
+    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+    let status = sqlite3_open_v2(uri, &pointer, flags, nil)
+    guard status == SQLITE_OK, let pointer else {
+      let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      let code = pointer.map { sqlite3_extended_errcode($0) } ?? status
+      sqlite3_close_v2(pointer)
+      throw SQLiteError(code: code, message: message, sql: nil)
+    }
+    handle = pointer
+    self.path = path
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, Connection.defaultBusyTimeoutMilliseconds)
+  }
+
   /// Switches the database to WAL journaling with `synchronous = NORMAL`, and checks that the
   /// mode really is WAL (a file system without shared memory can refuse it).
   public func useWAL() throws(SQLiteError) {

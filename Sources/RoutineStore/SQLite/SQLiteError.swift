@@ -26,6 +26,10 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
   /// SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY.
   public var isIOError: Bool { [10, 13, 14, 8].contains(primaryCode) }
 
+  /// Whether the failure is a matter of permissions: SQLITE_PERM, SQLITE_READONLY (which
+  /// includes a WAL that cannot be set up in a read-only directory), SQLITE_CANTOPEN.
+  public var isPermissionDenied: Bool { [3, 8, 14].contains(primaryCode) }
+
   /// Whether the file is not a database or is damaged.
   public var isCorrupt: Bool { primaryCode == 11 || primaryCode == 26 }  // CORRUPT, NOTADB
 

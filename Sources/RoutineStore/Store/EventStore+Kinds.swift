@@ -22,7 +22,7 @@ public enum KindRenaming: Hashable, Sendable {
 }
 
 extension EventStore {
-  /// Every kind with its event count and time span, by name.
+  /// Every kind that has events, with their count and time span, by name.
   public func kindSummaries() throws -> [KindSummary] {
     try read {
       var summaries: [Int64: KindSummary] = [:]
@@ -39,7 +39,8 @@ extension EventStore {
           if isFirst { summaries[id]?.first = stamp } else { summaries[id]?.last = stamp }
         }
       }
-      return summaries.values.sorted { $0.kind.key < $1.kind.key }
+      // A kind whose events were all deleted or merged away is no longer listed.
+      return summaries.values.filter { $0.count > 0 }.sorted { $0.kind.key < $1.kind.key }
     }
   }
 

@@ -31,6 +31,9 @@ public final class EventStore {
   public let connection: Connection
   /// The file.
   public let path: String
+  /// Whether the store could only be opened for reading (it lies where this process may not
+  /// write); writing to it fails with a read-only error.
+  public let isReadOnly: Bool
   private var kindIDs: [String: Int64] = [:]
 
   /// Opens the store at `path`, applying any migrations it lacks. When the file is missing it is
@@ -42,6 +45,11 @@ public final class EventStore {
     switch FileSystem.kind(of: path) {
     case .directory:
       throw .isDirectory(path: path)
+    case .other:
+      throw .notAFile(path: path)
+    case .regularFile where !creating && FileSystem.size(of: path) == 0:
+      // An empty file is no store yet (`: > routine.db`): reading must not make it one.
+      throw .missing(path: path)
     case .missing:
       guard creating else { throw .missing(path: path) }
       do {
@@ -54,21 +62,48 @@ public final class EventStore {
       } catch {
         throw .cannotCreateFile(path: path, reason: error.reason)
       }
-    case .regularFile, .other:
+    case .regularFile:
       break
     }
-    do {
-      connection = try Connection(path: path, creating: false, wal: false)
+    (connection, isReadOnly) = try EventStore.connect(path: path, creating: creating)
+  }
+
+  /// The connection to a checked, migrated store. A command that only reads falls back to a
+  /// read-only connection when the store lies where this process may not write.
+  private static func connect(path: String, creating: Bool) throws(StoreError) -> (
+    Connection, Bool
+  ) {
+    do throws(StoreError) {
+      let connection: Connection
+      do {
+        connection = try Connection(path: path, creating: false, wal: false)
+      } catch {
+        throw StoreError.database(error, path: path)
+      }
+      try identify(connection, path: path)
+      do {
+        try connection.useWAL()
+      } catch {
+        throw classify(error, path: path, opening: true)
+      }
+      try migrate(connection, path: path)
+      return (connection, false)
     } catch {
-      throw .database(error, path: path)
+      guard !creating, case .database(let sqlite, _) = error, sqlite.isPermissionDenied else {
+        throw error
+      }
+      for immutable in [false, true] {
+        guard let connection = try? Connection(readingOnly: path, immutable: immutable),
+          (try? connection.scalarInt("SELECT count(*) FROM sqlite_master")) != nil
+        else { continue }
+        try identify(connection, path: path)
+        let applied = (try? appliedMigrations(connection)) ?? []
+        // A schema that needs an upgrade needs write access: report why it could not be had.
+        guard applied == Set(Migration.all.map(\.name)) else { throw error }
+        return (connection, true)
+      }
+      throw error
     }
-    try identify()
-    do {
-      try connection.useWAL()
-    } catch {
-      throw classify(error, opening: true)
-    }
-    try migrate()
   }
 
   /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`): every write inside it, and every
@@ -102,30 +137,38 @@ public final class EventStore {
   // MARK: Identity
 
   /// Refuses a file that is not a routine store, before anything in it is changed.
-  private func identify() throws(StoreError) {
+  private static func identify(_ connection: Connection, path: String) throws(StoreError) {
     let owner: Int64
     let tables: Set<String>
     do {
       owner = try connection.scalarInt("PRAGMA application_id") ?? 0
-      tables = try tableNames()
+      tables = try tableNames(connection)
     } catch {
-      throw classify(error, opening: true)
+      throw classify(error, path: path, opening: true)
     }
     if Int32(truncatingIfNeeded: owner) == EventStore.applicationID { return }
     guard owner == 0 else {
       throw .foreign(path: path, detail: "application id \(owner)")
     }
-    let own = tables.subtracting(EventStore.unmarkedTables)
-    guard !own.isEmpty else { return }
-    let listed = own.sorted().prefix(4).map { "'\($0)'" }.joined(separator: ", ")
+    // An empty database is a new store; anything else unmarked must be a store routine made
+    // before it marked them: only routine's tables, and migrations that routine knows, the
+    // first among them. Table names alone prove nothing (another app may have "events").
+    guard !tables.isEmpty else { return }
+    if tables.isSubset(of: EventStore.unmarkedTables), tables.contains("migrations"),
+      let recorded = try? appliedMigrations(connection), recorded.contains(Migration.all[0].name),
+      recorded.isSubset(of: Set(Migration.all.map(\.name)))
+    {
+      return
+    }
+    let listed = tables.sorted().prefix(4).map { "'\($0)'" }.joined(separator: ", ")
     throw .foreign(
       path: path,
       detail:
-        "it has the table\(own.count == 1 ? "" : "s") \(listed)\(own.count > 4 ? ", ..." : "")"
+        "it has the table\(tables.count == 1 ? "" : "s") \(listed)\(tables.count > 4 ? ", ..." : "")"
     )
   }
 
-  private func tableNames() throws(SQLiteError) -> Set<String> {
+  private static func tableNames(_ connection: Connection) throws(SQLiteError) -> Set<String> {
     let statement = try connection.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
     )
@@ -134,22 +177,27 @@ public final class EventStore {
     return names
   }
 
+  /// A SQLite failure as the store error a user should read.
+  private func classify(_ error: SQLiteError) -> StoreError {
+    EventStore.classify(error, path: path, opening: false)
+  }
+
   /// A SQLite failure as the store error a user should read: a file that is not a database, a
   /// damaged store, or the SQLite error itself (busy, I/O, full disk).
   /// While the store is being opened, a generic SQLITE_ERROR also means damage ("unsupported
   /// file format", "malformed database schema"); later it is reported as it is.
-  private func classify(_ error: SQLiteError, opening: Bool = false) -> StoreError {
+  private static func classify(_ error: SQLiteError, path: String, opening: Bool) -> StoreError {
     if error.isBusy || error.isIOError { return .database(error, path: path) }
     // SQLITE_CORRUPT, SQLITE_FORMAT, SQLITE_NOTADB.
     var damage: Set<Int32> = [11, 24, 26]
     if opening { damage.insert(1) }
     guard damage.contains(error.primaryCode) else { return .database(error, path: path) }
-    return hasSQLiteHeader
+    return hasSQLiteHeader(path)
       ? .damaged(path: path, detail: error.message) : .notADatabase(path: path)
   }
 
   /// Whether the file starts with SQLite's magic string (a damaged database still does).
-  private var hasSQLiteHeader: Bool {
+  private static func hasSQLiteHeader(_ path: String) -> Bool {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return true }
     defer { close(descriptor) }
@@ -160,10 +208,10 @@ public final class EventStore {
 
   // MARK: Migrations
 
-  private func migrate() throws(StoreError) {
+  private static func migrate(_ connection: Connection, path: String) throws(StoreError) {
     do {
-      let hasMigrations = try tableNames().contains("migrations")
-      if try !hasMigrations || markIsMissing() {
+      let hasMigrations = try tableNames(connection).contains("migrations")
+      if try !hasMigrations || markIsMissing(connection) {
         try connection.transaction {
           try connection.execute(
             "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)"
@@ -171,7 +219,7 @@ public final class EventStore {
           try connection.execute("PRAGMA application_id = \(EventStore.applicationID)")
         }
       }
-      var applied = try appliedMigrations()
+      var applied = try appliedMigrations(connection)
       let known = Set(Migration.all.map(\.name))
       let unknown = applied.subtracting(known)
       guard unknown.isEmpty else {
@@ -180,7 +228,7 @@ public final class EventStore {
       for migration in Migration.all where !applied.contains(migration.name) {
         try connection.transaction {
           // Another process may have applied it while we waited for the lock.
-          applied = try appliedMigrations()
+          applied = try appliedMigrations(connection)
           guard !applied.contains(migration.name) else { return }
           try connection.execute(migration.sql)
           let record = try connection.prepare(
@@ -192,17 +240,17 @@ public final class EventStore {
     } catch let error as StoreError {
       throw error
     } catch let error as SQLiteError {
-      throw classify(error, opening: true)
+      throw classify(error, path: path, opening: true)
     } catch {
       throw .database(SQLiteError(code: 1, message: "\(error)", sql: nil), path: path)
     }
   }
 
-  private func markIsMissing() throws -> Bool {
+  private static func markIsMissing(_ connection: Connection) throws -> Bool {
     try connection.scalarInt("PRAGMA application_id") != Int64(EventStore.applicationID)
   }
 
-  private func appliedMigrations() throws -> Set<String> {
+  private static func appliedMigrations(_ connection: Connection) throws -> Set<String> {
     let statement = try connection.prepare("SELECT name FROM migrations")
     var names = Set<String>()
     while try statement.step() { names.insert(statement.text(at: 0) ?? "") }

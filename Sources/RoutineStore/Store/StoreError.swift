@@ -16,6 +16,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case missing(path: String)
   /// The path names a directory, not a file.
   case isDirectory(path: String)
+  /// The path names something other than a regular file (a device, a pipe).
+  case notAFile(path: String)
   /// The file is a SQLite database of another application; routine leaves it alone.
   case foreign(path: String, detail: String)
   /// The file is not a SQLite database at all.
@@ -37,8 +39,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       if error.primaryCode == 13 {
         return "cannot write the store '\(path)': the disk is full (\(error.message))"
       }
+      if error.primaryCode == 14 {
+        return "cannot open the store '\(path)' (\(error.message)); check that you may read and "
+          + "write it and its directory"
+      }
       if error.primaryCode == 8 {
-        return "cannot write the store '\(path)': it is read-only (\(error.message))"
+        return "cannot write the store '\(path)': it is read-only (\(error.message)); check "
+          + "that you may write '\(path)', '\(path)-wal', '\(path)-shm' and their directory"
       }
       return "store '\(path)': \(error)"
     case .cannotCreateDirectory(let path, let reason):
@@ -53,8 +60,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .missing(let path):
       return "there is no store at '\(path)' yet; 'routine log' or 'routine import' creates it"
     case .isDirectory(let path):
-      return "the store '\(path)' is a directory; give the path of a file, such as "
+      return "the store '\(path)' names a directory; give the path of a file, such as "
         + "'\(path.hasSuffix("/") ? path : path + "/")routine.db'"
+    case .notAFile(let path):
+      return "the store '\(path)' is not a regular file (a device or a pipe); give the path of a "
+        + "file, such as '~/.local/share/routine/routine.db'"
     case .foreign(let path, let detail):
       return "'\(path)' is not a routine store but another application's SQLite database "
         + "(\(detail)); routine leaves it unchanged: give another --store path"
