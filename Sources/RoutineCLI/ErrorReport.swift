@@ -10,6 +10,10 @@ enum ErrorReport {
       return (.usage, error.message)
     case let error as CommandError:
       return (error.code, error.message)
+    case let error as SinkError:
+      return (error.code, error.description)
+    case let error as DefinitionError:
+      return (.dataError, error.description)
     case let error as FormatError:
       return (.dataError, error.description)
     case let error as FileError:

@@ -10,6 +10,9 @@ public enum ExitCode: Int32, Sendable {
   case dataError = 65
   /// An input file does not exist or cannot be read (EX_NOINPUT).
   case noInput = 66
+  /// A program or service routine needs is missing: `notify-send`, a D-Bus session
+  /// (EX_UNAVAILABLE).
+  case unavailable = 69
   /// Reading or writing failed (EX_IOERR).
   case ioError = 74
   /// The store is busy; try again (EX_TEMPFAIL).

@@ -12,7 +12,8 @@ public enum RoutineCLI {
     LogCommand.self, UndoCommand.self, ImportCommand.self, EventsCommand.self,
     EventsDeleteCommand.self, KindsCommand.self, KindsRenameCommand.self, AnalyzeCommand.self,
     BacktestCommand.self, PlanCommand.self, PendingCommand.self, AgendaCommand.self,
-    ClearCommand.self, SettingsCommand.self, SampleCommand.self, HelpCommand.self,
+    DeliverCommand.self, RespondCommand.self, AwaitAnswerCommand.self, ClearCommand.self,
+    SettingsCommand.self, SampleCommand.self, HelpCommand.self,
   ]
 
   /// The parser for every command.

@@ -155,7 +155,10 @@ struct MessageTests {
   @Test func emptyStatesAreAnswersOnStandardOutput() {
     let sandbox = Sandbox()
     for (command, text) in [
-      (["pending"], "No pending requests ('routine plan' makes them from your routines).\n"),
+      (
+        ["pending"],
+        "No pending requests ('routine plan' makes them from your routines, 'routine reminders add' from yours).\n"
+      ),
       (["agenda"], "Nothing fires in that range.\n"),
       (["kinds"], "No kinds yet: log or import events first.\n"),
     ] {

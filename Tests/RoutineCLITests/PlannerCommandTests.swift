@@ -89,7 +89,7 @@ struct PlannerCommandTests {
     #expect(items.map { $0["id"] as? String } == expected.map(\.1))
     let stamps = items.compactMap { ($0["at"] as? String).flatMap(Timestamp.init(iso8601:)) }
     #expect(stamps.map(\.secondsSince1970) == expected.map(\.0))
-    #expect(Set(items.flatMap { $0.keys }) == ["at", "id", "category", "title", "body"])
+    #expect(Set(items.flatMap { $0.keys }) == ["at", "id", "category", "title", "body", "skipped"])
   }
 
   @Test func theAgendaCrossesTheSpringForwardNightWithoutSkippingOrDoubling() throws {
@@ -148,11 +148,14 @@ struct PlannerCommandTests {
     let sandbox = planned()
     _ = sandbox.run("plan")
     let store = try EventStore(path: sandbox.storePath)
+    let fire = try #require(Timestamp(iso8601: "2026-04-27T04:05:00+02:00")).secondsSince1970
     try store.schedule(
       NotificationRequest.snoozeAlert(
-        for: EventKind("Coffee")!,
-        firingAt: Timestamp(iso8601: "2026-04-27T04:05:00+02:00")!.secondsSince1970,
-        body: "b", metadata: nil))
+        of: AnswerTarget(
+          requestID: "routine_Coffee", occurrence: fire - 300, category: .routineReminder,
+          origin: .learned, title: "Time for Coffee", body: "b",
+          metadata: RequestMetadata(eventKind: "Coffee")),
+        firingAt: fire))
     let off = sandbox.run("settings", "--enabled", "false")
     #expect(off.stdout.contains("learned requests removed"))
     #expect(try store.requests().map(\.origin) == [.snooze])

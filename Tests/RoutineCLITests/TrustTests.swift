@@ -293,9 +293,8 @@ struct ControlCharacterTests {
       #expect(result.stdout.contains("\\x1B[31mRed\\x07") || command == ["plan"], "\(command)")
     }
     // Identifiers keep to letters and digits.
-    let ids = (sandbox.run("pending", "--json").json["requests"] as? [[String: Any]])?.compactMap {
-      $0["id"] as? String
-    }
+    let ids = (sandbox.run("pending", "--json").json["requests"] as? [[String: Any]])?
+      .filter { $0["origin"] as? String == "learned" }.compactMap { $0["id"] as? String }
     #expect(ids?.isEmpty == false)
     #expect(ids?.allSatisfy { $0 == "routine_31mRed" } == true, "\(ids ?? [])")
   }

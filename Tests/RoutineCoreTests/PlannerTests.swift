@@ -238,8 +238,11 @@ struct PlannerTests {
 
   @Test func snoozeAndOutlierAlertsHaveTheDesignsIdentifiers() {
     let fire = stamp("2026-04-27T08:05:00+02:00").secondsSince1970
-    let snooze = NotificationRequest.snoozeAlert(
-      for: EventKind("Leaving Home")!, firingAt: fire, body: "Time to leave!", metadata: nil)
+    let target = AnswerTarget(
+      requestID: "routine_LeavingHome-weekday-2", occurrence: fire - 300,
+      category: .routineReminder, origin: .learned, title: "Time for Leaving Home",
+      body: "Time to leave!", metadata: RequestMetadata(eventKind: "Leaving Home"))
+    let snooze = NotificationRequest.snoozeAlert(of: target, firingAt: fire)
     #expect(snooze.id == "alert_LeavingHome_\(fire)")
     #expect(snooze.title == "Reminder: Time for Leaving Home")
     #expect(

@@ -49,13 +49,13 @@ struct TimestampTests {
       "1970-01-01T00:00:00+00:00", "1969-12-31T23:59:59-00:01",
     ] {
       let timestamp = stamp(text)
-      let occurrence = Occurrence(timestamp)
+      let occurrence = EventTime(timestamp)
       #expect(occurrence.timestamp == timestamp, "\(text)")
       #expect(occurrence.localDate == timestamp.localDate)
       #expect(occurrence.timeOfDay == timestamp.timeOfDay)
     }
     #expect(
-      Occurrence(stamp("2026-04-20T07:00+02:00")) < Occurrence(stamp("2026-04-20T07:01+05:00")))
+      EventTime(stamp("2026-04-20T07:00+02:00")) < EventTime(stamp("2026-04-20T07:01+05:00")))
   }
 
   @Test func aParserReusingItsDateCacheAgreesWithAFreshOne() {

@@ -22,12 +22,13 @@ struct EventStoreTests {
     #expect(FileManager.default.fileExists(atPath: path))
     #expect(try store.connection.scalarText("PRAGMA journal_mode") == "wal")
     #expect(try store.connection.scalarInt("PRAGMA foreign_keys") == 1)
-    #expect(try store.migrations() == ["0001-events", "0002-planner"])
+    #expect(try store.migrations() == Migration.all.map(\.name))
     #expect(
       try store.connection.scalarInt("PRAGMA application_id") == Int64(EventStore.applicationID))
     // Opening again applies nothing twice.
     let again = try EventStore(path: path)
-    #expect(try again.migrations() == ["0001-events", "0002-planner"])
+    #expect(
+      try again.migrations() == ["0001-events", "0002-planner", "0003-delivery-and-reminders"])
   }
 
   @Test func aStoreWithUnknownMigrationsIsRefused() throws {
@@ -130,7 +131,7 @@ struct EventStoreTests {
     for day in 10...20 { try store.insert(event("Wake Up", "2026-04-\(day)T07:00:00+02:00")) }
     let log = try store.eventLog(
       days: LocalDate(year: 2026, month: 4, day: 14)!...LocalDate(year: 2026, month: 4, day: 16)!)
-    let dates = log.occurrences[0].map(\.localDate.description)
+    let dates = log.times[0].map(\.localDate.description)
     #expect(dates.first! <= "2026-04-13" && dates.last! >= "2026-04-17")
     #expect(dates.count <= 7)
   }

@@ -75,6 +75,8 @@ public struct CommandSpec: Sendable {
   public let aliases: [String]
   /// Commands under this one (`events delete`); the command itself still runs on its own.
   public let subcommands: [CommandSpec]
+  /// Whether the command is routine's own plumbing (`await-answer`), left out of the overview.
+  public let isHidden: Bool
 
   /// A command declaration. `globals` names the global options the command uses; `globalHelp`
   /// rewords some of them for this command.
@@ -82,7 +84,7 @@ public struct CommandSpec: Sendable {
     name: String, summary: String, discussion: String = "", arguments: [ArgumentSpec] = [],
     options: [OptionSpec] = [], oneOf: [String] = [],
     globals: [String] = ["store", "now", "tz", "json"], globalHelp: [String: String] = [:],
-    aliases: [String] = [], subcommands: [CommandSpec] = []
+    aliases: [String] = [], subcommands: [CommandSpec] = [], isHidden: Bool = false
   ) {
     self.name = name
     self.summary = summary
@@ -96,6 +98,7 @@ public struct CommandSpec: Sendable {
     }
     self.aliases = aliases
     self.subcommands = subcommands
+    self.isHidden = isHidden
   }
 
   /// The last word of the name: what is typed after the parent command (`delete`).

@@ -9,7 +9,7 @@ public enum HelpFormatter {
       "",
       "COMMANDS:",
     ]
-    let all = commands.flatMap(\.allCommands)
+    let all = commands.flatMap(\.allCommands).filter { !$0.isHidden }
     let width = (all.map(\.name.count).max() ?? 0) + 2
     for command in all {
       lines.append("  " + padded(command.name, to: width) + command.summary)

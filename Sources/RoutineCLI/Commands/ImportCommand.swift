@@ -34,6 +34,7 @@ enum ImportCommand: Command {
     let store = try context.openStore()
     var status = ExitCode.ok
     var reports: [JSON] = []
+    var notes: [String] = []
     for path in context.arguments.arguments {
       let reader = EventFileReader(
         path: path, format: format, skipsInvalid: skips, assumedZone: zone)
@@ -44,6 +45,7 @@ enum ImportCommand: Command {
         if summary.read == 0, summary.skipped.isEmpty {
           context.warn("\(displayName(path)) holds no events; nothing to import")
         }
+        if summary.added > 0 { notes += try checkRecent(store, context: context) }
         reports.append(
           .object([
             ("file", .string(path)), ("read", .integer(summary.read)),
@@ -80,7 +82,26 @@ enum ImportCommand: Command {
     }
     if context.isJSON {
       context.output.line(JSON.object([("files", .array(reports))]).serialized())
+    } else {
+      for note in notes { context.output.line(TerminalText.escaped(note)) }
     }
     return status
+  }
+
+  /// The checks after logging for the events of the last two days (the longest look-back): a
+  /// day's export cancels the reminders it makes unnecessary and alerts on outliers; history
+  /// older than that changes nothing.
+  private static func checkRecent(_ store: EventStore, context: Context) throws -> [String] {
+    let now = try context.nowSeconds()
+    return try store.write {
+      let settings = try store.settings()
+      // No zone needed for the import itself: an invalid $TZ only skips these checks.
+      guard let zone = try? context.userTimeZone(settings) else { return [] }
+      let clock = context.clockStyle(settings)
+      let recent = try store.storedEvents(EventSelection(from: now - 48 * 3600, to: now + 61))
+      let effects = try store.afterLogging(
+        recent.map(\.event), now: now, in: zone, clock: clock)
+      return Responder.notes(effects, zone: zone, clock: clock)
+    }
   }
 }

@@ -46,11 +46,19 @@ enum LogCommand: Command {
     // A mistyped --at must not create a store: check its form before opening one.
     _ = try timestamp(in: TimeZone(secondsFromGMT: 0)!)
 
-    try context.writing { store, _, zone in
+    let nowSeconds = try context.nowSeconds()
+    try context.writing { store, settings, zone in
       let event = Event(
         kind: kind, timestamp: try timestamp(in: zone), value: value,
         note: arguments.value("note"), source: .cli)
       let added = try store.insert(event)
+      let clock = context.clockStyle(settings)
+      // Reminders this event makes unnecessary, and an alert if it is far off its routine: in
+      // the same transaction as the event.
+      let effects =
+        added
+        ? try store.afterLogging([event], now: nowSeconds, in: zone, clock: clock)
+        : LoggingEffects()
       if event.timestamp.date > now { context.warn("\(event.timestamp.iso8601) is in the future") }
       let name = TerminalText.escaped(kind.name)
       let when = EventFormatting.localDateTime(event.timestamp)
@@ -63,6 +71,11 @@ enum LogCommand: Command {
           "Logged \(name) at \(when) (\(EventFormatting.offset(event.timestamp))).")
       } else {
         context.output.line("\(name) at \(when) was already logged; nothing changed.")
+      }
+      if !context.isJSON {
+        for note in Responder.notes(effects, zone: zone, clock: clock) {
+          context.output.line(TerminalText.escaped(note))
+        }
       }
       // Committed only once the result is out (docs/cli.md, exit 74).
       try context.output.deliver()

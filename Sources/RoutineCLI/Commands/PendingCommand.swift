@@ -11,23 +11,43 @@ enum PendingCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
-    let (pending, zone) = try context.reading { store, _, zone in
-      (try store?.requests() ?? [], zone)
+    let (pending, zone, skips) = try context.reading { store, settings, zone in
+      let clock = context.clockStyle(settings)
+      let requests = try store?.pendingRequests(clock: clock) ?? []
+      return (
+        requests, zone,
+        try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
+      )
     }
     let requests =
       pending
       .map { ($0, $0.trigger.nextFire(after: now, in: zone) ?? Int64.max) }
       .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+    func skipped(_ request: NotificationRequest, _ next: Int64) -> String? {
+      next == Int64.max ? nil : skips.reason(request, at: next)
+    }
     if context.isJSON {
       context.output.line(
         JSON.object([
-          ("requests", .array(requests.map { RequestFormatting.json($0.0, now: now, in: zone) }))
+          (
+            "requests",
+            .array(
+              requests.map { request, next in
+                guard
+                  case .object(var members) = RequestFormatting.json(request, now: now, in: zone)
+                else { return .null }
+                members.append(("nextSkipped", .optional(skipped(request, next))))
+                return .object(members)
+              })
+          )
         ])
         .serialized())
       return .ok
     }
     guard !requests.isEmpty else {
-      context.output.line("No pending requests ('routine plan' makes them from your routines).")
+      context.output.line(
+        "No pending requests ('routine plan' makes them from your routines, 'routine reminders add' from yours)."
+      )
       return .ok
     }
     let width = requests.map(\.0.id.count).max() ?? 0
@@ -36,10 +56,14 @@ enum PendingCommand: Command {
         next == Int64.max
         ? "no further firing"
         : "next \(EventFormatting.localDateTime(RequestFormatting.stamp(next, zone)))"
-      context.output.line(
+      var line =
         HelpFormatter.padded(request.id, to: width + 2)
-          + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 13)
-          + HelpFormatter.padded(when, to: 26) + TerminalText.escaped(request.title))
+        + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 13)
+        + HelpFormatter.padded(when, to: 26) + TerminalText.escaped(request.title)
+      if let reason = skipped(request, next) {
+        line += " (skipped: \(TerminalText.escaped(reason)))"
+      }
+      context.output.line(line)
     }
     return .ok
   }
@@ -61,8 +85,15 @@ enum AgendaCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.requireNow()
-    let (requests, zone) = try context.reading { store, _, zone in
-      (try store?.requests() ?? [], zone)
+    let (requests, zone, skips) = try context.reading { store, settings, zone in
+      let clock = context.clockStyle(settings)
+      let requests = try store?.pendingRequests(clock: clock) ?? []
+      return (
+        requests, zone,
+        try Skips(
+          store: store, requests: requests, now: Int64(now.timeIntervalSince1970.rounded(.down)),
+          zone: zone, clock: clock)
+      )
     }
     func bound(_ name: String) throws(UsageError) -> Int64? {
       try context.arguments.value(name).map { text throws(UsageError) in
@@ -88,6 +119,7 @@ enum AgendaCommand: Command {
                   ("id", .string(item.request.id)),
                   ("category", .string(item.request.category.rawValue)),
                   ("title", .string(item.request.title)), ("body", .string(item.request.body)),
+                  ("skipped", .optional(skips.reason(item.request, at: item.at))),
                 ])
               })
           )
@@ -105,9 +137,13 @@ enum AgendaCommand: Command {
     }
     for item in items {
       let stamp = RequestFormatting.stamp(item.at, zone)
-      context.output.line(
+      var line =
         "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))  "
-          + (words[item.request.id] ?? ""))
+        + (words[item.request.id] ?? "")
+      if let reason = skips.reason(item.request, at: item.at) {
+        line += " (skipped: \(TerminalText.escaped(reason)))"
+      }
+      context.output.line(line)
     }
     return .ok
   }

@@ -47,6 +47,15 @@ enum PlanCommand: Command {
       let change =
         try store?.reconcile(wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
         ?? Reconciler.change(pending: [], wanted: wanted, now: window.now, timeZone: zone)
+      if let store, !dryRun {
+        // The routines reminders are made of, for the outlier check after each logged event.
+        let tolerance = RoutineAnalyzer().configuration.toleranceSeconds
+        try store.saveLearnedRoutines(
+          settings.isEnabled
+            ? analysis.routines.filter { $0.confidence > settings.threshold }.map {
+              LearnedRoutine($0, toleranceSeconds: tolerance)
+            } : [])
+      }
       return Outcome(
         settings: settings, zone: zone, now: window.now, wanted: wanted, change: change)
     }

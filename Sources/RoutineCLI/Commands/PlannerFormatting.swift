@@ -3,15 +3,28 @@ import RoutineCore
 
 /// How requests and their triggers are shown.
 enum RequestFormatting {
-  /// `Mon 06:41`, `daily 19:07`, or the date of a one-time trigger in `zone`.
+  /// `Mon 06:41`, `daily 19:07`, `Mon,Wed 18:00`, `day 31 09:00`, or the date of a one-time
+  /// trigger in `zone`.
   static func trigger(_ trigger: Trigger, in zone: TimeZone) -> String {
     switch trigger {
     case .calendar(let calendar):
-      let days = calendar.weekday.map { LocalDate(daysSince1970: 2 + $0).weekdayName } ?? "daily"
+      var days: String
+      if let dayOfMonth = calendar.dayOfMonth {
+        days = "day \(dayOfMonth)"
+      } else if let weekday = calendar.weekday {
+        days = LocalDate(daysSince1970: 2 + weekday).weekdayName
+      } else if calendar.weekdays.isEmpty || calendar.weekdays == .everyDay {
+        days = "daily"
+      } else {
+        days = calendar.weekdays.map { LocalDate(daysSince1970: 2 + $0).weekdayName }
+          .joined(separator: ",")
+      }
       return "\(days) \(calendar.time)" + (calendar.repeats ? "" : " once")
     case .date(let at):
       let timestamp = stamp(at, zone)
       return "once \(timestamp.localDate) \(timestamp.timeOfDay)"
+    case .local(let date, let time):
+      return "once \(date) \(time)"
     }
   }
 
@@ -31,9 +44,18 @@ enum RequestFormatting {
         ("hour", .integer(calendar.hour)), ("minute", .integer(calendar.minute)),
         ("repeats", .bool(calendar.repeats)),
       ]
+      if calendar.weekdays.count > 1 {
+        members.append(("weekdays", .array(calendar.weekdays.map { .integer($0) })))
+      }
+      if let day = calendar.dayOfMonth { members.append(("dayOfMonth", .integer(day))) }
       return .object(members)
     case .date(let at):
       return .object([("type", .string("date")), ("at", .string(stamp(at, zone).iso8601))])
+    case .local(let date, let time):
+      return .object([
+        ("type", .string("local")), ("date", .string(date.description)),
+        ("time", .string(time.description)),
+      ])
     }
   }
 

@@ -34,6 +34,37 @@ public indirect enum JSON: Sendable, Equatable {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// The value as text on one line, without spaces: one record of JSON Lines.
+  public func compact() -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    writeCompact(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private func writeCompact(to bytes: inout [UInt8]) {
+    switch self {
+    case .object(let members):
+      bytes.append(UInt8(ascii: "{"))
+      for (index, (key, value)) in members.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        JSON.writeString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        value.writeCompact(to: &bytes)
+      }
+      bytes.append(UInt8(ascii: "}"))
+    case .array(let items):
+      bytes.append(UInt8(ascii: "["))
+      for (index, item) in items.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        item.writeCompact(to: &bytes)
+      }
+      bytes.append(UInt8(ascii: "]"))
+    default:
+      write(to: &bytes, indent: 0)
+    }
+  }
+
   private static func newline(_ bytes: inout [UInt8], indent: Int) {
     bytes.append(0x0A)
     bytes.append(contentsOf: repeatElement(0x20, count: indent))

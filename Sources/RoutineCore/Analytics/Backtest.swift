@@ -55,12 +55,12 @@ public struct Backtest: Sendable {
 
     // For recall, an event's day is its kind's day, which starts at the kind's quietest time
     // of day over the whole log: a bed time at 00:20 belongs to the evening before.
-    let boundaries = log.occurrences.map(quietestSecond)
-    func kindDay(_ occurrence: Occurrence, kind: Int) -> Int {
+    let boundaries = log.times.map(quietestSecond)
+    func kindDay(_ occurrence: EventTime, kind: Int) -> Int {
       floorDiv(Int(occurrence.localSeconds) - boundaries[kind], 86_400)
     }
     var eventDays = Set<Int64>()
-    for (kind, list) in log.occurrences.enumerated() {
+    for (kind, list) in log.times.enumerated() {
       for occurrence in list {
         let day = kindDay(occurrence, kind: kind)
         if evaluated.contains(LocalDate(daysSince1970: day)),
@@ -73,7 +73,7 @@ public struct Backtest: Sendable {
     result.eventDays = eventDays.count
 
     let tolerance = Int64(analyzer.configuration.toleranceSeconds)
-    var usedByReminders = log.occurrences.map { [Bool](repeating: false, count: $0.count) }
+    var usedByReminders = log.times.map { [Bool](repeating: false, count: $0.count) }
     var usedByPredictions = usedByReminders
     var hitDays = Set<Int64>()
     var squaredError = 0.0
@@ -94,7 +94,7 @@ public struct Backtest: Sendable {
         byKind[indexByKey[routine.kind.key]!, default: []].append(routine)
       }
       for (kind, routines) in byKind {
-        let list = log.occurrences[kind]
+        let list = log.times[kind]
         let predicted = match(
           routines.map { $0.suggestedLocalSeconds(on: day) }, in: list, tolerance: tolerance,
           used: &usedByPredictions[kind])
@@ -130,7 +130,7 @@ public struct Backtest: Sendable {
   /// Matches suggested times to unused events within the tolerance, closest pairs first; each
   /// event matches at most one suggestion. Returns the matched event index per suggestion.
   private func match(
-    _ suggestions: [Int64], in list: [Occurrence], tolerance: Int64, used: inout [Bool]
+    _ suggestions: [Int64], in list: [EventTime], tolerance: Int64, used: inout [Bool]
   ) -> [Int?] {
     var pairs: [(distance: Int64, suggestion: Int, event: Int)] = []
     for (index, suggested) in suggestions.enumerated() {
@@ -150,7 +150,7 @@ public struct Backtest: Sendable {
   }
 
   /// The second of the day at the centre of the kind's quietest hour.
-  private func quietestSecond(_ list: [Occurrence]) -> Int {
+  private func quietestSecond(_ list: [EventTime]) -> Int {
     var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
     for occurrence in list { histogram[occurrence.timeOfDay.secondsSinceMidnight / 60] += 1 }
     let density = TimeOfDayClusters.smooth(histogram, radius: 20)

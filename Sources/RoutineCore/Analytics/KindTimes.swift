@@ -3,22 +3,22 @@
 /// second of day is then a comparison instead of a division.
 struct KindTimes: Sendable {
   /// The events, in local time order.
-  let occurrences: [Occurrence]
+  let events: [EventTime]
   /// Each event's local date, as days since 1970.
   let days: [Int32]
   /// Each event's local second of day, 0..<86400.
   let seconds: [Int32]
 
-  /// The events of `occurrences` (sorted) whose local dates lie within a day of `range` and
+  /// The events of `times` (sorted) whose local dates lie within a day of `range` and
   /// whose instants are not after `notAfter`.
-  init(_ occurrences: [Occurrence], near range: ClosedRange<LocalDate>, notAfter: Int64?) {
+  init(_ times: [EventTime], near range: ClosedRange<LocalDate>, notAfter: Int64?) {
     let lower = Int64(range.lowerBound.daysSince1970 - 1) * 86_400
     let upper = Int64(range.upperBound.daysSince1970 + 2) * 86_400
-    let slice = occurrences[
-      occurrences.lowerBound(localSeconds: lower)..<occurrences.lowerBound(localSeconds: upper)]
+    let slice = times[
+      times.lowerBound(localSeconds: lower)..<times.lowerBound(localSeconds: upper)]
     let kept =
       notAfter.map { limit in slice.filter { $0.secondsSince1970 <= limit } } ?? Array(slice)
-    self.occurrences = kept
+    self.events = kept
     var days = [Int32]()
     var seconds = [Int32]()
     days.reserveCapacity(kept.count)
@@ -33,7 +33,7 @@ struct KindTimes: Sendable {
   }
 
   /// How many events.
-  var count: Int { occurrences.count }
+  var count: Int { events.count }
 
   /// The day and position of event `index` on a day re-centred by `shift` seconds (positions in
   /// 0..<86400): the routine day is the local day moved by -1, 0 or +1.

@@ -20,7 +20,7 @@ public struct ObservedDays: Sendable, Hashable {
     var hasEvent = [Bool](repeating: false, count: count)
     let lower = Int64(first) * 86_400
     let upper = Int64(range.upperBound.daysSince1970 + 1) * 86_400
-    for list in log.occurrences {
+    for list in log.times {
       var index = list.lowerBound(localSeconds: lower)
       while index < list.count, list[index].localSeconds < upper {
         hasEvent[list[index].localDate.daysSince1970 - first] = true

@@ -21,7 +21,7 @@ public struct RoutineAnalyzer: Sendable {
     let perKind = parallelMap(log.kinds.count) { index in
       let kind = log.kinds[index]
       let times = KindTimes(
-        log.occurrences[index], near: learning.lowerBound...window.today, notAfter: window.now)
+        log.times[index], near: learning.lowerBound...window.today, notAfter: window.now)
       let found = learner.routines(of: kind, times: times, days: days)
       let odd = self.outliers(
         of: kind, times: times, routines: found, days: learning.lowerBound...window.today)
@@ -43,7 +43,7 @@ public struct RoutineAnalyzer: Sendable {
       ObservedDays(log, range: days), halfLife: configuration.recencyHalfLifeDays)
     return log.kinds.indices.flatMap { index in
       learner.routines(
-        of: log.kinds[index], times: KindTimes(log.occurrences[index], near: days, notAfter: nil),
+        of: log.kinds[index], times: KindTimes(log.times[index], near: days, notAfter: nil),
         days: learning)
     }
   }
@@ -80,7 +80,7 @@ public struct RoutineAnalyzer: Sendable {
       return (day, Int(position) - 43_200)
     }
     // One pass: mark the days each routine kept, and remember the events that hit none.
-    var candidates: [(occurrence: Occurrence, routine: Int, day: Int, offset: Int)] = []
+    var candidates: [(occurrence: EventTime, routine: Int, day: Int, offset: Int)] = []
     for event in 0..<times.count {
       var nearest: (routine: Int, day: Int, offset: Int)?
       var isHit = false
@@ -93,7 +93,7 @@ public struct RoutineAnalyzer: Sendable {
         if nearest == nil || abs(offset) < abs(nearest!.offset) { nearest = (index, day, offset) }
       }
       if !isHit, let nearest {
-        candidates.append((times.occurrences[event], nearest.routine, nearest.day, nearest.offset))
+        candidates.append((times.events[event], nearest.routine, nearest.day, nearest.offset))
       }
     }
 
@@ -153,8 +153,8 @@ public struct RoutineAnalyzer: Sendable {
       guard let fromIndex = log.kinds.firstIndex(where: { $0.key == pair.fromKey }),
         let toIndex = log.kinds.firstIndex(where: { $0.key == pair.toKey })
       else { continue }
-      let starts = log.occurrences[fromIndex]
-      let ends = log.occurrences[toIndex]
+      let starts = log.times[fromIndex]
+      let ends = log.times[toIndex]
       var intervals: [Int32] = []
       let first = starts.lowerBound(localSeconds: lower)
       let last = starts.lowerBound(localSeconds: upper)

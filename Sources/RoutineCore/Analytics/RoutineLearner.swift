@@ -447,7 +447,7 @@ func binomialTail(atLeast k: Int, of n: Int, probability p: Double) -> Double {
   return min(total, 1)
 }
 
-extension Array where Element == Occurrence {
+extension Array where Element == EventTime {
   /// The index of the first occurrence at or after naive local seconds `local` (binary search).
   func lowerBound(localSeconds local: Int64) -> Int {
     var low = 0

@@ -6,8 +6,8 @@
 public struct EventLog: Sendable {
   /// The kinds, in the order first seen.
   public private(set) var kinds: [EventKind] = []
-  /// Occurrences per kind, indexed like ``kinds``.
-  public private(set) var occurrences: [[Occurrence]] = []
+  /// Event times per kind, indexed like ``kinds``.
+  public private(set) var times: [[EventTime]] = []
   private var indexByKey: [String: Int] = [:]
 
   /// An empty log.
@@ -16,7 +16,7 @@ public struct EventLog: Sendable {
   /// A log holding `events`, sorted.
   public init(_ events: [(EventKind, Timestamp)]) {
     for (kind, timestamp) in events {
-      append(Occurrence(timestamp), toKindAt: index(of: kind))
+      append(EventTime(timestamp), toKindAt: index(of: kind))
     }
     sort()
   }
@@ -26,27 +26,27 @@ public struct EventLog: Sendable {
     if let index = indexByKey[kind.key] { return index }
     let index = kinds.count
     kinds.append(kind)
-    occurrences.append([])
+    times.append([])
     indexByKey[kind.key] = index
     return index
   }
 
-  /// Adds an occurrence of the kind at `index`; call ``sort()`` before analysing.
-  public mutating func append(_ occurrence: Occurrence, toKindAt index: Int) {
-    occurrences[index].append(occurrence)
+  /// Adds an event time of the kind at `index`; call ``sort()`` before analysing.
+  public mutating func append(_ time: EventTime, toKindAt index: Int) {
+    times[index].append(time)
   }
 
-  /// Adds occurrences of the kind at `index`; call ``sort()`` before analysing.
+  /// Adds times of the kind at `index`; call ``sort()`` before analysing.
   public mutating func append<S: Sequence>(contentsOf list: S, toKindAt index: Int)
-  where S.Element == Occurrence {
-    occurrences[index].append(contentsOf: list)
+  where S.Element == EventTime {
+    times[index].append(contentsOf: list)
   }
 
-  /// Sorts each kind's occurrences by local time and drops exact duplicates.
+  /// Sorts each kind's times by local time and drops exact duplicates.
   public mutating func sort() {
-    for index in occurrences.indices {
-      var list = occurrences[index]
-      occurrences[index] = []
+    for index in times.indices {
+      var list = times[index]
+      times[index] = []
       var ordered = true
       for i in list.indices.dropFirst() where list[i] <= list[i - 1] {
         ordered = false
@@ -61,18 +61,18 @@ public struct EventLog: Sendable {
         }
         list.removeLast(list.count - write)
       }
-      occurrences[index] = list
+      times[index] = list
     }
   }
 
-  /// The total number of occurrences.
-  public var count: Int { occurrences.reduce(0) { $0 + $1.count } }
+  /// The total number of times.
+  public var count: Int { times.reduce(0) { $0 + $1.count } }
 
-  /// The earliest and latest local dates of any occurrence.
+  /// The earliest and latest local dates of any event.
   public var dateRange: ClosedRange<LocalDate>? {
-    var first: Occurrence?
-    var last: Occurrence?
-    for list in occurrences {
+    var first: EventTime?
+    var last: EventTime?
+    for list in times {
       guard let head = list.first, let tail = list.last else { continue }
       if first == nil || head < first! { first = head }
       if last == nil || tail > last! { last = tail }

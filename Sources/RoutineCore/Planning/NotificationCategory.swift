@@ -1,4 +1,4 @@
-/// A notification category and the actions it offers, as in the original design.
+/// A notification category and the actions it offers, as in the original designs.
 public struct NotificationCategory: Hashable, Sendable {
   /// The categories.
   public enum ID: String, Sendable, CaseIterable {
@@ -8,13 +8,27 @@ public struct NotificationCategory: Hashable, Sendable {
     case earlyWarning = "early_warning"
     /// An event far off its pattern: "Dismiss".
     case outlierAlert = "outlier_alert"
+    /// An activity reminder for any kind: "Done", "Remind me in 5 min", "Dismiss".
+    case activityReminder = "activity_reminder"
+    /// The mindfulness reminder: "Start Meditation", "Remind me in 5 min", "Dismiss".
+    case mindfulness
+    /// The workout reminder: "Start Workout", "Remind me in 5 min", "Dismiss".
+    case workout
+    /// The NoAlc check-in: "Steady", "Easy", "Wild" (each logs alcohol), "Dismiss".
+    case noalc
+    /// A reminder with the user's own text: "Done", "Remind me in 5 min", "Dismiss".
+    case reminder
+    /// A habit's reminder: "Done" (logs the habit), "Remind me in 5 min", "Dismiss".
+    case habitReminder = "habit_reminder"
+    /// A task's reminder: "Done" (the task is done), "Remind me in 5 min", "Dismiss".
+    case taskReminder = "task_reminder"
   }
 
   /// What answering an action does to the app.
   public enum ActionKind: String, Sendable {
     /// Opens the app (logs the event).
     case foreground
-    /// Runs without opening the app (reschedules).
+    /// Runs without opening the app (reschedules, or logs a value).
     case background
     /// Removes the notification; nothing is logged.
     case destructive
@@ -43,12 +57,32 @@ public struct NotificationCategory: Hashable, Sendable {
   public static let dismiss = Action(id: "dismiss", title: "Dismiss", kind: .destructive)
   /// A tap on the body rather than a button: opens the app, logs nothing.
   public static let open = Action(id: "open", title: "Open", kind: .foreground)
+  /// "Done": the reminder's activity, habit or task is done now (logged).
+  public static let done = Action(id: "done", title: "Done", kind: .background)
+  /// "Start Meditation": would open the meditation timer; logs nothing.
+  public static let startMeditation = Action(
+    id: "start", title: "Start Meditation", kind: .foreground)
+  /// "Start Workout": would open the workout; logs nothing.
+  public static let startWorkout = Action(id: "start", title: "Start Workout", kind: .foreground)
+  /// NoAlc's quick-log levels.
+  public static let steady = Action(id: "steady", title: "Steady", kind: .background)
+  /// NoAlc: a little.
+  public static let easy = Action(id: "easy", title: "Easy", kind: .background)
+  /// NoAlc: a lot.
+  public static let wild = Action(id: "wild", title: "Wild", kind: .background)
 
   /// Every category.
   public static let all: [NotificationCategory] = [
     NotificationCategory(id: .routineReminder, actions: [onIt, snooze, dismiss]),
     NotificationCategory(id: .earlyWarning, actions: [onIt, dismiss]),
     NotificationCategory(id: .outlierAlert, actions: [dismiss]),
+    NotificationCategory(id: .activityReminder, actions: [done, snooze, dismiss]),
+    NotificationCategory(id: .mindfulness, actions: [startMeditation, snooze, dismiss]),
+    NotificationCategory(id: .workout, actions: [startWorkout, snooze, dismiss]),
+    NotificationCategory(id: .noalc, actions: [steady, easy, wild, dismiss]),
+    NotificationCategory(id: .reminder, actions: [done, snooze, dismiss]),
+    NotificationCategory(id: .habitReminder, actions: [done, snooze, dismiss]),
+    NotificationCategory(id: .taskReminder, actions: [done, snooze, dismiss]),
   ]
 
   /// The category with `id`.
@@ -61,4 +95,7 @@ public struct NotificationCategory: Hashable, Sendable {
     actionID == NotificationCategory.open.id
       ? NotificationCategory.open : actions.first { $0.id == actionID }
   }
+
+  /// The ids of the actions an answer may name: the buttons, then `open`.
+  public var actionIDs: [String] { actions.map(\.id) + [NotificationCategory.open.id] }
 }

@@ -1,16 +1,24 @@
+import Foundation
+
 /// When a notification fires.
 public enum Trigger: Hashable, Sendable {
-  /// A wall-clock time in the user's zone: every day, or every week on one weekday.
+  /// A wall-clock time in the user's zone: every day, on some weekdays, or on a day of the month.
   case calendar(CalendarTrigger)
-  /// One instant (seconds since 1970 UTC): snooze and outlier alerts.
+  /// One instant (seconds since 1970 UTC): snooze and outlier alerts, task reminders.
   case date(Int64)
+  /// One wall-clock time on one local date, in the user's zone (a one-time reminder): it follows
+  /// the user's zone as calendar triggers do.
+  case local(LocalDate, TimeOfDay)
 }
 
 /// A wall-clock time that repeats, like `UNCalendarNotificationTrigger`: an hour and minute, on
-/// every day or on one weekday (1 = Sunday ... 7 = Saturday).
+/// every day, on a set of weekdays (1 = Sunday ... 7 = Saturday), or on a day of the month.
 public struct CalendarTrigger: Hashable, Sendable {
-  /// 1 = Sunday ... 7 = Saturday, or `nil` for every day.
-  public var weekday: Int?
+  /// The days of the week it fires on; empty for every day.
+  public var weekdays: WeekdaySet
+  /// The day of the month it fires on (1...31), or `nil`. In a shorter month, a day past its end
+  /// is the month's last day: "monthly on the 31st" fires on 30 April and 28 February.
+  public var dayOfMonth: Int?
   /// 0...23.
   public var hour: Int
   /// 0...59.
@@ -18,16 +26,39 @@ public struct CalendarTrigger: Hashable, Sendable {
   /// Whether it fires again after firing (a non-repeating one fires at its first match only).
   public var repeats: Bool
 
-  /// A calendar trigger.
+  /// A calendar trigger on every day, or on one weekday (1 = Sunday ... 7 = Saturday).
   public init(weekday: Int? = nil, hour: Int, minute: Int, repeats: Bool = true) {
-    self.weekday = weekday
+    self.init(
+      weekdays: weekday.map { WeekdaySet([$0]) } ?? .none, hour: hour, minute: minute,
+      repeats: repeats)
+  }
+
+  /// A calendar trigger on `weekdays` (empty: every day) and, when given, on `dayOfMonth`.
+  public init(
+    weekdays: WeekdaySet, dayOfMonth: Int? = nil, hour: Int, minute: Int, repeats: Bool = true
+  ) {
+    self.weekdays = weekdays
+    self.dayOfMonth = dayOfMonth
     self.hour = hour
     self.minute = minute
     self.repeats = repeats
   }
 
+  /// The one weekday it fires on, when it fires on exactly one.
+  public var weekday: Int? { weekdays.single }
+
   /// The wall-clock time.
   public var time: TimeOfDay { TimeOfDay(secondsSinceMidnight: hour * 3600 + minute * 60) }
+
+  /// Whether it fires on the local `date`.
+  public func matches(_ date: LocalDate) -> Bool {
+    if !weekdays.isEmpty, !weekdays.contains(date.weekday) { return false }
+    if let dayOfMonth {
+      let (year, month, day) = date.components
+      return day == min(dayOfMonth, LocalDate.daysIn(month: month, year: year))
+    }
+    return true
+  }
 }
 
 /// Who made a request: `routine plan` owns the learned ones and leaves the others alone.
@@ -38,22 +69,75 @@ public enum RequestOrigin: String, Sendable, CaseIterable {
   case snooze
   /// An alert about an event far off its pattern.
   case outlier
+  /// Made from a reminder the user defined (derived from its definition, never stored).
+  case reminder
 }
 
 /// What a request is about, read back when its notification is answered.
 public struct RequestMetadata: Hashable, Sendable {
-  /// The event kind's display name.
+  /// The event kind's display name: what "I'm on it" or "Done" logs, and what counts as doing it.
   public var eventKind: String
   /// The routine's usual time (not the time the reminder fires).
   public var suggestedTime: TimeOfDay?
   /// The routine's confidence.
   public var confidence: Double?
+  /// The reminder the request comes from, for reminders people define.
+  public var reminderID: String?
+  /// The window before a firing in which an event of ``eventKind`` means the reminder is not
+  /// needed (activity and habit reminders); `nil` when it always fires.
+  public var lookBack: LookBack?
+  /// Whether it is an alarm: delivered urgently and again until answered.
+  public var isAlarm: Bool
+  /// The habit or task it belongs to: its id (`task-3`) and name.
+  public var link: Link?
+
+  /// A habit or task a request belongs to.
+  public struct Link: Hashable, Sendable {
+    /// `habit-2`, `task-5`.
+    public var id: String
+    /// The habit's or task's name.
+    public var name: String
+
+    /// A link to `id` named `name`.
+    public init(id: String, name: String) {
+      self.id = id
+      self.name = name
+    }
+  }
 
   /// Metadata for `eventKind`.
-  public init(eventKind: String, suggestedTime: TimeOfDay? = nil, confidence: Double? = nil) {
+  public init(
+    eventKind: String, suggestedTime: TimeOfDay? = nil, confidence: Double? = nil,
+    reminderID: String? = nil, lookBack: LookBack? = nil, isAlarm: Bool = false,
+    link: Link? = nil
+  ) {
     self.eventKind = eventKind
     self.suggestedTime = suggestedTime
     self.confidence = confidence
+    self.reminderID = reminderID
+    self.lookBack = lookBack
+    self.isAlarm = isAlarm
+    self.link = link
+  }
+}
+
+/// How far back an event counts as having done what a reminder asks.
+public enum LookBack: Hashable, Sendable {
+  /// The hours before the firing (1, 3, 6, 12, 24 or 48 for activity reminders).
+  case hours(Int)
+  /// Since the local midnight before the firing (a habit done today).
+  case sameDay
+
+  /// The window `[start, occurrence]` of instants for a firing at `occurrence`.
+  public func window(before occurrence: Int64, in zone: TimeZone) -> ClosedRange<Int64> {
+    switch self {
+    case .hours(let hours):
+      return (occurrence - Int64(hours) * 3600)...occurrence
+    case .sameDay:
+      let date = WallClock.localDate(at: occurrence, in: zone)
+      let midnight = WallClock.instant(on: date, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
+      return min(midnight, occurrence)...occurrence
+    }
   }
 }
 

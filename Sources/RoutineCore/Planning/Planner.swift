@@ -96,21 +96,6 @@ func shortHash(_ text: String) -> String {
 }
 
 extension NotificationRequest {
-  /// The one-time alert "Remind me in 5 min" makes: `alert_<Kind>_<unix seconds>`, firing at
-  /// `fire`, in the early-warning category.
-  public static func snoozeAlert(
-    for kind: EventKind, firingAt fire: Int64, body: String, metadata: RequestMetadata?
-  ) -> NotificationRequest {
-    NotificationRequest(
-      id: "alert_\(kind.compactName.isEmpty ? shortHash(kind.key) : kind.compactName)_\(fire)",
-      origin: .snooze, category: .earlyWarning,
-      title: ReminderMessages.fit(
-        "Reminder: Time for \(kind.name)", maximum: ReminderMessages.maximumTitleLength),
-      body: ReminderMessages.fit(body),
-      trigger: .date(fire),
-      metadata: metadata ?? RequestMetadata(eventKind: kind.name))
-  }
-
   /// The immediate alert about an event far off its pattern: `outlier_<8 hex>`, the hex digits a
   /// hash of the event's kind and time, so the same outlier never alerts twice.
   public static func outlierAlert(for outlier: Outlier, firingAt fire: Int64) -> NotificationRequest

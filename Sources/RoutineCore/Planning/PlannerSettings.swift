@@ -12,6 +12,11 @@ public struct PlannerSettings: Hashable, Sendable {
   public var windowDays = 7
   /// The user's IANA zone; `nil` leaves it to `--tz`, then `$TZ`, then the system.
   public var timeZone: String?
+  /// Minutes a firing may be late and still be delivered (after downtime); older ones are
+  /// recorded as missed.
+  public var graceMinutes = 15
+  /// Minutes until a snoozed reminder comes back.
+  public var snoozeMinutes = 5
   /// The locale whose clock (12 or 24 hours) reminder texts use (`en_US`, `de_DE`, `C`); `nil`
   /// until first recorded from the environment.
   public var locale: String?

@@ -2,28 +2,23 @@ import Foundation
 
 /// When triggers fire: the time rules of docs/time.md, through ``WallClock``.
 ///
-/// A calendar trigger fires on each local date whose weekday matches (or every date), at its
-/// wall-clock time in `timeZone`: in a daylight-saving gap at the first instant after the gap, in
-/// a repeated hour at the first of the two instants. Triggers store wall-clock times, not instants,
-/// so when the user's zone changes they keep their wall-clock time in the new zone. Date triggers
-/// are instants and do not move.
+/// A calendar trigger fires on each local date it matches (every date, its weekdays, or its day
+/// of the month), at its wall-clock time in `timeZone`: in a daylight-saving gap at the first
+/// instant after the gap, in a repeated hour at the first of the two instants. Calendar and
+/// local triggers store wall-clock times, not instants, so when the user's zone changes they keep
+/// their wall-clock time in the new zone. Date triggers are instants and do not move.
 extension Trigger {
-  /// The first instant strictly after `instant` at which this trigger fires, or `nil` (a date
-  /// trigger already past).
+  /// The first instant strictly after `instant` at which this trigger fires, or `nil` (a
+  /// one-time trigger already past).
   public func nextFire(after instant: Int64, in timeZone: TimeZone) -> Int64? {
     switch self {
     case .date(let at):
       return at > instant ? at : nil
+    case .local(let date, let time):
+      let at = WallClock.instant(on: date, at: time, in: timeZone)
+      return at > instant ? at : nil
     case .calendar(let calendar):
-      // The firing instant of a date only grows with the date, and each weekday recurs within
-      // a week; a day before today covers zones whose offset is ahead of the wall clock.
-      let today = WallClock.localDate(at: instant, in: timeZone)
-      for offset in -1...8 {
-        let date = today.adding(days: offset)
-        guard let fire = calendar.fire(on: date, in: timeZone), fire > instant else { continue }
-        return fire
-      }
-      return nil
+      return calendar.nextFire(after: instant, in: timeZone)
     }
   }
 
@@ -31,21 +26,47 @@ extension Trigger {
   /// does not repeat fires once, at its first match at or after `from`.
   public func occurrences(from: Int64, to: Int64, in timeZone: TimeZone) -> [Int64] {
     guard from < to else { return [] }
+    return occurrences(from: from, to: to, days: ZoneDays(timeZone, from: from, to: to))
+  }
+
+  /// ``occurrences(from:to:in:)`` with the days of the range worked out once, for many triggers.
+  public func occurrences(from: Int64, to: Int64, days: ZoneDays) -> [Int64] {
+    guard from < to else { return [] }
     switch self {
     case .date(let at):
       return at >= from && at < to ? [at] : []
+    case .local(let date, let time):
+      let at = days.instant(on: date, at: time)
+      return at >= from && at < to ? [at] : []
     case .calendar(let calendar):
       guard calendar.repeats else {
-        return nextFire(after: from - 1, in: timeZone).map { $0 < to ? [$0] : [] } ?? []
+        return calendar.nextFire(after: from - 1, in: days.zone).map { $0 < to ? [$0] : [] } ?? []
       }
       var result: [Int64] = []
-      var date = WallClock.localDate(at: from, in: timeZone).adding(days: -1)
-      let last = WallClock.localDate(at: to, in: timeZone).adding(days: 1)
-      while date <= last {
-        if let fire = calendar.fire(on: date, in: timeZone), fire >= from, fire < to {
-          result.append(fire)
+      let time = calendar.time
+      func add(_ date: LocalDate) {
+        guard calendar.matches(date) else { return }
+        let fire = days.instant(on: date, at: time)
+        if fire >= from, fire < to { result.append(fire) }
+      }
+      if let dayOfMonth = calendar.dayOfMonth {
+        // One date a month: step through the months, not the days.
+        let (firstYear, firstMonth, _) = days.first.components
+        var index = firstYear * 12 + firstMonth - 1
+        while true {
+          let (year, month) = (index / 12, index % 12 + 1)
+          let day = min(dayOfMonth, LocalDate.daysIn(month: month, year: year))
+          guard let date = LocalDate(year: year, month: month, day: day), date <= days.last
+          else { break }
+          if date >= days.first { add(date) }
+          index += 1
         }
-        date = date.adding(days: 1)
+      } else {
+        var date = days.first
+        while date <= days.last {
+          add(date)
+          date = date.adding(days: 1)
+        }
       }
       return result
     }
@@ -53,9 +74,38 @@ extension Trigger {
 }
 
 extension CalendarTrigger {
-  /// The instant this trigger fires on the local `date`, or `nil` when the weekday does not match.
+  /// The instant this trigger fires on the local `date`, or `nil` when it does not match.
   public func fire(on date: LocalDate, in timeZone: TimeZone) -> Int64? {
-    if let weekday, date.weekday != weekday { return nil }
+    guard matches(date) else { return nil }
     return WallClock.instant(on: date, at: time, in: timeZone)
+  }
+
+  /// The first instant strictly after `instant` at which this trigger fires, for any distance
+  /// ahead: a monthly trigger looks at the months ahead (at most 13 of them), others at the days
+  /// (at most nine: a day either side of a week covers every weekday in every zone).
+  public func nextFire(after instant: Int64, in timeZone: TimeZone) -> Int64? {
+    let today = WallClock.localDate(at: instant, in: timeZone)
+    if let dayOfMonth {
+      let (year, month, _) = today.adding(days: -1).components
+      for ahead in 0...13 {
+        let index = year * 12 + (month - 1) + ahead
+        let (targetYear, targetMonth) = (index / 12, index % 12 + 1)
+        let day = min(dayOfMonth, LocalDate.daysIn(month: targetMonth, year: targetYear))
+        guard let date = LocalDate(year: targetYear, month: targetMonth, day: day),
+          let fire = fire(on: date, in: timeZone), fire > instant
+        else { continue }
+        return fire
+      }
+      return nil
+    }
+    // The firing instant of a date only grows with the date, and each weekday recurs within a
+    // week; a day before today covers zones whose offset is ahead of the wall clock.
+    for offset in -1...8 {
+      guard let fire = fire(on: today.adding(days: offset), in: timeZone), fire > instant else {
+        continue
+      }
+      return fire
+    }
+    return nil
   }
 }

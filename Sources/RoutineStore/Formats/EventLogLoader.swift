@@ -97,7 +97,7 @@ public struct EventLogLoader {
       let local = record.timestamp.localSeconds
       earliest = min(earliest, local)
       latest = max(latest, local)
-      if local >= lower, local < upper { lists[index].append(Occurrence(record.timestamp)) }
+      if local >= lower, local < upper { lists[index].append(EventTime(record.timestamp)) }
     }
 
     mutating func skip(_ error: FormatError) {
@@ -113,17 +113,17 @@ private func floorDivision(_ value: Int64, _ divisor: Int64) -> Int {
 /// A growable list of occurrences in raw memory: appending millions of them one at a time into
 /// nested Swift arrays pays a uniqueness check per append; this pays a pointer write.
 private final class OccurrenceBuffer {
-  private var pointer = UnsafeMutablePointer<Occurrence>.allocate(capacity: 64)
+  private var pointer = UnsafeMutablePointer<EventTime>.allocate(capacity: 64)
   private var capacity = 64
   private var count = 0
 
   deinit { pointer.deallocate() }
 
   @inline(__always)
-  func append(_ occurrence: Occurrence) {
+  func append(_ occurrence: EventTime) {
     if count == capacity {
       // Growing by half (not doubling) keeps the slack small on large files.
-      let larger = UnsafeMutablePointer<Occurrence>.allocate(capacity: capacity + capacity / 2)
+      let larger = UnsafeMutablePointer<EventTime>.allocate(capacity: capacity + capacity / 2)
       larger.moveInitialize(from: pointer, count: count)
       pointer.deallocate()
       pointer = larger

@@ -27,6 +27,15 @@ public final class Statement {
     try check(sqlite3_bind_int64(pointer, index, value))
   }
 
+  /// Binds a 64-bit integer, or NULL.
+  public func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+    if let value {
+      try check(sqlite3_bind_int64(pointer, index, value))
+    } else {
+      try check(sqlite3_bind_null(pointer, index))
+    }
+  }
+
   /// Binds a double, or NULL.
   public func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
     if let value {

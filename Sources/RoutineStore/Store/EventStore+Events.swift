@@ -46,6 +46,30 @@ extension EventStore {
     }
   }
 
+  /// Adds `event` unless the store holds it already, and returns its row id either way (the
+  /// answer that logged it points at it).
+  public func insertReturningID(_ event: Event) throws -> (id: Int64, added: Bool) {
+    try write {
+      let kindID = try kindID(for: event.kind)
+      let inserter = try EventInserter(connection: connection, source: event.source)
+      if try inserter.insert(
+        at: event.timestamp, kindID: kindID, value: event.value, note: event.note)
+      {
+        return (connection.lastInsertRowID, true)
+      }
+      let select = try connection.prepare(
+        """
+        SELECT id FROM events WHERE at = ? AND kind_id = ? AND ifnull(value, '') = ifnull(?, '')
+          AND ifnull(note, '') = ifnull(?, '')
+        """)
+      try select.bind(event.timestamp.secondsSince1970, at: 1)
+      try select.bind(kindID, at: 2)
+      try select.bind(event.value, at: 3)
+      try select.bind(event.note, at: 4)
+      return (try select.step() ? select.int(at: 0) : 0, false)
+    }
+  }
+
   /// What an import did.
   public struct ImportSummary: Sendable, Equatable {
     /// Valid records read.
@@ -191,7 +215,7 @@ extension EventStore {
         guard let kindIndex = index[statement.int(at: 2)] else { continue }
         let timestamp = Timestamp(
           secondsSince1970: statement.int(at: 0), utcOffsetSeconds: Int32(statement.int(at: 1)))
-        log.append(Occurrence(timestamp), toKindAt: kindIndex)
+        log.append(EventTime(timestamp), toKindAt: kindIndex)
       }
       log.sort()
       return log

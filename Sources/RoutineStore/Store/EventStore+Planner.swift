@@ -19,6 +19,8 @@ extension EventStore {
         case "windowDays": settings.windowDays = Int(value) ?? settings.windowDays
         case "timeZone": settings.timeZone = value
         case "locale": settings.locale = value
+        case "graceMinutes": settings.graceMinutes = Int(value) ?? settings.graceMinutes
+        case "snoozeMinutes": settings.snoozeMinutes = Int(value) ?? settings.snoozeMinutes
         default: break
         }
       }
@@ -71,6 +73,8 @@ extension EventStore {
         ("windowDays", "\(settings.windowDays)"),
         ("timeZone", settings.timeZone),
         ("locale", settings.locale),
+        ("graceMinutes", "\(settings.graceMinutes)"),
+        ("snoozeMinutes", "\(settings.snoozeMinutes)"),
       ]
       for (key, value) in values {
         guard let value else {
@@ -174,12 +178,14 @@ extension EventStore {
     return try select.step()
   }
 
-  private func insertRequest(_ request: NotificationRequest) throws {
+  func insertRequest(_ request: NotificationRequest) throws {
     let insert = try connection.prepare(
       """
-      INSERT OR REPLACE INTO requests (id, origin, category, title, body, trigger_type, weekday, hour,
-        minute, repeats, fire_at, event_kind, suggested_time, confidence)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+      INSERT OR REPLACE INTO requests (id, origin, category, title, body, trigger_type, weekdays,
+        day_of_month, hour, minute, repeats, fire_at, local_day, event_kind, suggested_time,
+        confidence, reminder_id, look_back, is_alarm, link_id, link_name)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+        ?19, ?20, ?21)
       """)
     try insert.bind(request.id, at: 1)
     try insert.bind(request.origin.rawValue, at: 2)
@@ -189,20 +195,35 @@ extension EventStore {
     switch request.trigger {
     case .calendar(let calendar):
       try insert.bind("calendar", at: 6)
-      if let weekday = calendar.weekday { try insert.bind(Int64(weekday), at: 7) }
-      try insert.bind(Int64(calendar.hour), at: 8)
-      try insert.bind(Int64(calendar.minute), at: 9)
-      try insert.bind(calendar.repeats ? 1 : 0, at: 10)
+      try insert.bind(Int64(calendar.weekdays.rawValue), at: 7)
+      if let day = calendar.dayOfMonth { try insert.bind(Int64(day), at: 8) }
+      try insert.bind(Int64(calendar.hour), at: 9)
+      try insert.bind(Int64(calendar.minute), at: 10)
+      try insert.bind(calendar.repeats ? 1 : 0, at: 11)
     case .date(let at):
       try insert.bind("date", at: 6)
-      try insert.bind(at, at: 11)
+      try insert.bind(0, at: 7)
+      try insert.bind(at, at: 12)
+    case .local(let date, let time):
+      try insert.bind("local", at: 6)
+      try insert.bind(0, at: 7)
+      try insert.bind(Int64(time.hour), at: 9)
+      try insert.bind(Int64(time.minute), at: 10)
+      try insert.bind(Int64(date.daysSince1970), at: 13)
     }
     if let metadata = request.metadata {
-      try insert.bind(metadata.eventKind, at: 12)
+      try insert.bind(metadata.eventKind, at: 14)
       if let time = metadata.suggestedTime {
-        try insert.bind(Int64(time.secondsSinceMidnight), at: 13)
+        try insert.bind(Int64(time.secondsSinceMidnight), at: 15)
       }
-      try insert.bind(metadata.confidence, at: 14)
+      try insert.bind(metadata.confidence, at: 16)
+      try insert.bind(metadata.reminderID, at: 17)
+      if let lookBack = metadata.lookBack { try insert.bind(LookBack.code(lookBack), at: 18) }
+      try insert.bind(metadata.isAlarm ? 1 : 0, at: 19)
+      try insert.bind(metadata.link?.id, at: 20)
+      try insert.bind(metadata.link?.name, at: 21)
+    } else {
+      try insert.bind(0, at: 19)
     }
     try insert.step()
   }
@@ -210,29 +231,43 @@ extension EventStore {
   private func readRequests() throws -> [NotificationRequest] {
     let select = try connection.prepare(
       """
-      SELECT id, origin, category, title, body, trigger_type, weekday, hour, minute, repeats,
-        fire_at, event_kind, suggested_time, confidence
+      SELECT id, origin, category, title, body, trigger_type, weekdays, day_of_month, hour, minute,
+        repeats, fire_at, local_day, event_kind, suggested_time, confidence, reminder_id,
+        look_back, is_alarm, link_id, link_name
       FROM requests ORDER BY id
       """)
     var result: [NotificationRequest] = []
     while try select.step() {
       let trigger: Trigger
-      if select.text(at: 5) == "date" {
-        trigger = .date(select.int(at: 10))
-      } else {
+      switch select.text(at: 5) {
+      case "date":
+        trigger = .date(select.int(at: 11))
+      case "local":
+        trigger = .local(
+          LocalDate(daysSince1970: Int(select.int(at: 12))),
+          TimeOfDay(hour: Int(select.int(at: 8)), minute: Int(select.int(at: 9)))
+            ?? TimeOfDay(secondsSinceMidnight: 0))
+      default:
         trigger = .calendar(
           CalendarTrigger(
-            weekday: select.isNull(at: 6) ? nil : Int(select.int(at: 6)),
-            hour: Int(select.int(at: 7)),
-            minute: Int(select.int(at: 8)), repeats: select.int(at: 9) != 0))
+            weekdays: WeekdaySet(rawValue: UInt8(truncatingIfNeeded: select.int(at: 6))),
+            dayOfMonth: select.isNull(at: 7) ? nil : Int(select.int(at: 7)),
+            hour: Int(select.int(at: 8)), minute: Int(select.int(at: 9)),
+            repeats: select.int(at: 10) != 0))
       }
       var metadata: RequestMetadata?
-      if let kind = select.text(at: 11) {
+      if let kind = select.text(at: 13) {
         metadata = RequestMetadata(
           eventKind: kind,
-          suggestedTime: select.isNull(at: 12)
-            ? nil : TimeOfDay(secondsSinceMidnight: Int(select.int(at: 12))),
-          confidence: select.isNull(at: 13) ? nil : select.double(at: 13))
+          suggestedTime: select.isNull(at: 14)
+            ? nil : TimeOfDay(secondsSinceMidnight: Int(select.int(at: 14))),
+          confidence: select.isNull(at: 15) ? nil : select.double(at: 15),
+          reminderID: select.text(at: 16),
+          lookBack: select.isNull(at: 17) ? nil : LookBack(code: select.int(at: 17)),
+          isAlarm: select.int(at: 18) != 0,
+          link: select.text(at: 19).map {
+            RequestMetadata.Link(id: $0, name: select.text(at: 20) ?? $0)
+          })
       }
       result.append(
         NotificationRequest(
@@ -243,5 +278,20 @@ extension EventStore {
           metadata: metadata))
     }
     return result
+  }
+}
+
+extension LookBack {
+  /// How a look-back is stored: its hours, or -1 for the same day.
+  static func code(_ lookBack: LookBack) -> Int64 {
+    switch lookBack {
+    case .hours(let hours): Int64(hours)
+    case .sameDay: -1
+    }
+  }
+
+  /// The look-back stored as `code`.
+  init(code: Int64) {
+    self = code < 0 ? .sameDay : .hours(Int(code))
   }
 }

@@ -22,9 +22,11 @@ public final class EventStore {
   /// The `PRAGMA application_id` of routine stores: "rout" in ASCII.
   public static let applicationID: Int32 = 0x726F_7574
 
-  /// The tables routine stores held before they were marked (issue 2 and 3 stores are adopted).
+  /// The tables routine's migrations create: an unmarked store holding only these (and a
+  /// record of known migrations) is one of routine's own from before the mark, and is adopted.
   static let unmarkedTables: Set<String> = [
-    "migrations", "kinds", "events", "settings", "requests", "delivered",
+    "migrations", "kinds", "events", "settings", "requests", "delivered", "reminders", "habits",
+    "tasks", "deleted_ids", "cancellations", "deliveries", "answers", "state", "learned_routines",
   ]
 
   /// The connection (exposed for modules that add tables through migrations of their own).

@@ -62,5 +62,166 @@ struct Migration {
           delivered_at INTEGER NOT NULL
         );
         """),
+    Migration(
+      name: "0003-delivery-and-reminders",
+      sql: """
+        -- Requests can hold every trigger (weekday sets, days of the month, one-time local
+        -- times) and what delivery and answers need to know (docs/delivery.md).
+        CREATE TABLE requests_new (
+          id TEXT PRIMARY KEY,
+          origin TEXT NOT NULL,
+          category TEXT NOT NULL,
+          title TEXT NOT NULL,
+          body TEXT NOT NULL,
+          trigger_type TEXT NOT NULL
+            CHECK (trigger_type = 'calendar' OR trigger_type = 'date' OR trigger_type = 'local'),
+          weekdays INTEGER NOT NULL DEFAULT 0,
+          day_of_month INTEGER CHECK (day_of_month BETWEEN 1 AND 31),
+          hour INTEGER CHECK (hour BETWEEN 0 AND 23),
+          minute INTEGER CHECK (minute BETWEEN 0 AND 59),
+          repeats INTEGER,
+          fire_at INTEGER,
+          local_day INTEGER,
+          event_kind TEXT,
+          suggested_time INTEGER,
+          confidence REAL,
+          reminder_id TEXT,
+          look_back INTEGER,
+          is_alarm INTEGER NOT NULL DEFAULT 0,
+          link_id TEXT,
+          link_name TEXT
+        );
+        INSERT INTO requests_new (id, origin, category, title, body, trigger_type, weekdays, hour,
+          minute, repeats, fire_at, event_kind, suggested_time, confidence)
+          SELECT id, origin, category, title, body, trigger_type,
+            CASE WHEN weekday IS NULL THEN 0 ELSE 1 << weekday END, hour, minute, repeats,
+            fire_at, event_kind, suggested_time, confidence
+          FROM requests;
+        DROP TABLE requests;
+        ALTER TABLE requests_new RENAME TO requests;
+
+        -- Reminders people define (docs/reminders.md); their requests are derived from them.
+        CREATE TABLE reminders (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          type TEXT NOT NULL
+            CHECK (type = 'activity' OR type = 'general' OR type = 'habit' OR type = 'task'),
+          enabled INTEGER NOT NULL,
+          -- The kind whose events count as doing it: indexed for the check after each event.
+          kind_key TEXT,
+          kind_name TEXT,
+          preset TEXT,
+          title TEXT,
+          message TEXT,
+          style TEXT NOT NULL,
+          repetition TEXT,
+          time INTEGER,
+          window_end INTEGER,
+          weekdays INTEGER,
+          day_of_month INTEGER,
+          once_day INTEGER,
+          look_back INTEGER,
+          link TEXT,
+          habit_timing TEXT,
+          timing_value INTEGER,
+          minutes_before INTEGER,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX reminders_by_kind ON reminders(kind_key);
+        CREATE TABLE habits (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          kind_key TEXT NOT NULL UNIQUE,
+          repetition TEXT NOT NULL,
+          weekdays INTEGER NOT NULL,
+          day_of_month INTEGER,
+          window_start INTEGER,
+          window_end INTEGER,
+          created_at INTEGER NOT NULL
+        );
+        CREATE TABLE tasks (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          kind_key TEXT NOT NULL,
+          due_at INTEGER NOT NULL,
+          due_offset INTEGER NOT NULL,
+          done_at INTEGER,
+          done_offset INTEGER,
+          created_at INTEGER NOT NULL
+        );
+        -- Identifiers of removed reminders, habits and tasks: nothing brings them back.
+        CREATE TABLE deleted_ids (
+          id TEXT PRIMARY KEY,
+          deleted_at INTEGER NOT NULL
+        );
+        -- One firing skipped because its activity was done (reverse smart reminders), until it
+        -- has passed; restored_at undoes it.
+        CREATE TABLE cancellations (
+          request_id TEXT NOT NULL,
+          occurrence INTEGER NOT NULL,
+          reminder_id TEXT NOT NULL,
+          event_kind TEXT NOT NULL,
+          event_at INTEGER NOT NULL,
+          event_offset INTEGER NOT NULL,
+          created_at INTEGER NOT NULL,
+          restored_at INTEGER,
+          PRIMARY KEY (request_id, occurrence)
+        );
+        CREATE INDEX cancellations_by_reminder ON cancellations(reminder_id);
+        -- Each firing claimed once, with what became of it (docs/delivery.md).
+        CREATE TABLE deliveries (
+          id INTEGER PRIMARY KEY,
+          request_id TEXT NOT NULL,
+          occurrence INTEGER NOT NULL,
+          attempt INTEGER NOT NULL,
+          outcome TEXT NOT NULL,
+          late INTEGER NOT NULL DEFAULT 0,
+          decided_at INTEGER NOT NULL,
+          finished_at INTEGER,
+          origin TEXT NOT NULL,
+          category TEXT NOT NULL,
+          title TEXT NOT NULL,
+          body TEXT NOT NULL,
+          event_kind TEXT,
+          reminder_id TEXT,
+          link_id TEXT,
+          link_name TEXT,
+          look_back INTEGER,
+          is_alarm INTEGER NOT NULL DEFAULT 0,
+          sink TEXT,
+          reason TEXT,
+          UNIQUE (request_id, occurrence, attempt)
+        );
+        CREATE INDEX deliveries_by_time ON deliveries(decided_at);
+        -- Answers to notifications: the same answer to the same firing is stored once.
+        CREATE TABLE answers (
+          id INTEGER PRIMARY KEY,
+          request_id TEXT NOT NULL,
+          occurrence INTEGER NOT NULL,
+          action TEXT NOT NULL,
+          answered_at INTEGER NOT NULL,
+          event_id INTEGER,
+          message TEXT NOT NULL,
+          UNIQUE (request_id, occurrence, action)
+        );
+        CREATE INDEX answers_by_time ON answers(answered_at);
+        -- Small facts between runs: how far delivery has looked.
+        CREATE TABLE state (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        );
+        -- The routines the last plan learned, for the outlier check after each event.
+        CREATE TABLE learned_routines (
+          kind_key TEXT NOT NULL,
+          kind_name TEXT NOT NULL,
+          time INTEGER NOT NULL,
+          weekdays INTEGER NOT NULL,
+          tolerance INTEGER NOT NULL,
+          threshold INTEGER NOT NULL
+        );
+        CREATE INDEX learned_routines_by_kind ON learned_routines(kind_key);
+        """),
   ]
 }

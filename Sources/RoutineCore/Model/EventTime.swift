@@ -3,11 +3,11 @@
 ///
 /// Ordering by the raw value orders by local wall-clock time. Offsets are whole minutes, which
 /// is all an ISO 8601 offset (`±HH:MM`) can express.
-public struct Occurrence: Hashable, Comparable, Sendable {
+public struct EventTime: Hashable, Comparable, Sendable {
   /// The packed representation.
   public let rawValue: Int64
 
-  /// An occurrence at `timestamp` (its offset rounded down to whole minutes).
+  /// The event time of `timestamp` (its offset rounded down to whole minutes).
   public init(_ timestamp: Timestamp) {
     let offsetMinutes = Int64(floorDiv(Int(timestamp.utcOffsetSeconds), 60))
     let local = timestamp.secondsSince1970 + offsetMinutes * 60
@@ -40,5 +40,5 @@ public struct Occurrence: Hashable, Comparable, Sendable {
   }
 
   /// Whether `lhs` comes before `rhs`.
-  public static func < (lhs: Occurrence, rhs: Occurrence) -> Bool { lhs.rawValue < rhs.rawValue }
+  public static func < (lhs: EventTime, rhs: EventTime) -> Bool { lhs.rawValue < rhs.rawValue }
 }

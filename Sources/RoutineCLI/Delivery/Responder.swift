@@ -1,0 +1,132 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// Answers a notification (docs/delivery.md): `routine respond`, a command's printed action, a
+/// desktop button. The core decides (``ActionHandler``); this applies the decision, the logged
+/// event, the answer and the checks after logging, in one transaction of its own: all of it or
+/// nothing, and the same answer to the same firing twice is stored once.
+struct Responder {
+  let store: EventStore
+  let context: Context
+
+  /// What an answer did.
+  struct Result {
+    /// The confirmation.
+    var message: String
+    /// Whether anything changed (not an answer given before).
+    var changed: Bool
+    /// Further lines: cancellations and alerts the logged event caused.
+    var notes: [String] = []
+  }
+
+  /// Answers `action` to request `id`'s firing at `occurrence` (by default the latest one
+  /// delivered) at `now`. `deliverOutput` runs inside the transaction, before it commits: a
+  /// result that cannot be written changes nothing.
+  func answer(
+    id: String, action: String, occurrence: Int64?, now: Int64,
+    deliverOutput: (Result) throws -> Void = { _ in }
+  ) throws -> Result {
+    try store.write {
+      let settings = try store.settings()
+      let zone = try context.userTimeZone(settings)
+      let clock = context.clockStyle(settings)
+      let target = try self.target(
+        id: id, occurrence: occurrence, now: now, zone: zone, clock: clock)
+      let firing = Occurrence(requestID: target.requestID, at: target.occurrence)
+      if let earlier = try store.answer(to: firing, action: action) {
+        let when = TimeArgument.stamp(earlier.answeredAt, zone)
+        let result = Result(
+          message:
+            "'\(id)' (\(EventFormatting.localDateTime(TimeArgument.stamp(firing.at, zone)))) was answered '\(action)' at \(clock.format(when.timeOfDay)) already; nothing changed.",
+          changed: false)
+        try deliverOutput(result)
+        return result
+      }
+      let handler = ActionHandler(snoozeMinutes: settings.snoozeMinutes, clock: clock)
+      let outcome: ActionOutcome
+      do {
+        outcome = try handler.answer(action, to: target, now: now, in: zone)
+      } catch let error as ActionError {
+        throw CommandError(.dataError, error.description)
+      }
+      var eventID: Int64?
+      var logged: [Event] = []
+      for effect in outcome.effects {
+        switch effect {
+        case .log(let event):
+          eventID = try store.insertReturningID(event).id
+          logged.append(event)
+        case .schedule(let request):
+          try store.schedule(request)
+        case .completeTask(let taskID, let at):
+          if var task = try store.task(id: taskID) {
+            task.doneAt = at
+            try store.updateTask(task)
+          }
+        }
+      }
+      let effects = try store.afterLogging(logged, now: now, in: zone, clock: clock)
+      _ = try store.recordAnswer(
+        firing, action: action, at: now, eventID: eventID, message: outcome.message)
+      var result = Result(message: outcome.message, changed: true)
+      result.notes = Responder.notes(effects, zone: zone, clock: clock)
+      try deliverOutput(result)
+      return result
+    }
+  }
+
+  /// Lines about what logging an event caused: cancelled firings, outlier alerts.
+  static func notes(_ effects: LoggingEffects, zone: TimeZone, clock: ClockStyle) -> [String] {
+    effects.cancellations.map { cancellation in
+      let at = TimeArgument.stamp(cancellation.occurrence.at, zone)
+      return
+        "Skipped \(cancellation.occurrence.requestID) at \(EventFormatting.localDateTime(at)): "
+        + ForwardCheck.reason(kind: cancellation.eventKind, at: cancellation.eventAt, clock: clock)
+        + "."
+    }
+      + effects.alerts.map { "Unusual: \($0.body) (an alert goes out with the next delivery)" }
+  }
+
+  /// The notification being answered: a pending request (stored or a reminder's), or, for one
+  /// removed since it fired, what its delivery recorded.
+  private func target(id: String, occurrence: Int64?, now: Int64, zone: TimeZone, clock: ClockStyle)
+    throws -> AnswerTarget
+  {
+    let delivered = try store.latestDelivery(requestID: id, occurrence: occurrence)
+    if let request = try store.pendingRequest(id: id, clock: clock) {
+      let at =
+        try occurrence ?? delivered?.occurrence.at ?? lastFiring(of: request, now: now, zone: zone)
+      return AnswerTarget(
+        requestID: id, occurrence: at, category: request.category, origin: request.origin,
+        title: request.title, body: request.body, metadata: request.metadata)
+    }
+    if let delivered {
+      let request = delivered.request
+      return AnswerTarget(
+        requestID: id, occurrence: delivered.occurrence.at, category: request.category,
+        origin: request.origin, title: request.title, body: request.body,
+        metadata: request.metadata)
+    }
+    let known = try store.pendingRequests(clock: clock).map(\.id)
+    let hint = Suggestion.nearest(to: id, among: known).map { "; did you mean '\($0)'?" } ?? ""
+    throw CommandError(
+      .dataError,
+      "there is no notification '\(id)': it is neither pending nor ever delivered\(hint) ('routine pending' lists them)"
+    )
+  }
+
+  /// The latest firing of `request` at or before `now` within a day, for an answer that names
+  /// none and was never delivered.
+  private func lastFiring(of request: NotificationRequest, now: Int64, zone: TimeZone) throws
+    -> Int64
+  {
+    guard let last = request.trigger.occurrences(from: now - 86_400, to: now + 1, in: zone).last
+    else {
+      throw CommandError(
+        .dataError,
+        "'\(request.id)' has not fired in the last day; name the firing with --occurrence TIME")
+    }
+    return last
+  }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import RoutineCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The notification as JSON, the shape `--sink stdout` prints and `--sink exec` sends on stdin
+/// (docs/formats.md).
+func notificationJSON(_ notification: DeliveredNotification) -> JSON {
+  .object([
+    ("id", .string(notification.id)),
+    ("occurrence", .string(notification.occurrence.iso8601)),
+    ("category", .string(notification.category.rawValue)),
+    ("title", .string(notification.title)),
+    ("body", .string(notification.body)),
+    (
+      "actions",
+      .array(
+        notification.actions.map {
+          .object([("id", .string($0.id)), ("title", .string($0.title))])
+        })
+    ),
+    ("late", .bool(notification.isLate)),
+    ("attempt", .integer(notification.attempt)),
+    ("alarm", .bool(notification.isAlarm)),
+  ])
+}
+
+/// `--sink stdout`: one JSON object per line on standard output.
+struct StandardOutputSink: NotificationSink {
+  let output: Output
+  let name = "stdout"
+
+  func deliver(_ notification: DeliveredNotification) throws -> String? {
+    output.line(notificationJSON(notification).compact())
+    try output.deliver()
+    return nil
+  }
+}
+
+/// A failure of a sink: a sentence, and the exit status (69 for a missing program or service).
+struct SinkError: Error, CustomStringConvertible {
+  var code: ExitCode
+  var description: String
+}
+
+/// `--sink exec --exec CMD`: runs the user's command once per notification, `/bin/sh -c CMD`
+/// with the notification in environment variables and as JSON on standard input. Nothing of the
+/// notification is ever put into the command line itself: a kind named `$(rm -rf ~)` reaches the
+/// command as data. The first line the command prints, if it is one of the notification's
+/// actions, answers it.
+struct ExecSink: NotificationSink {
+  let command: String
+  let environment: [String: String]
+  let name = "exec"
+  /// How long a command may take.
+  static let timeout: TimeInterval = 120
+
+  func deliver(_ notification: DeliveredNotification) throws -> String? {
+    var variables = environment
+    variables["ROUTINE_ID"] = notification.id
+    variables["ROUTINE_OCCURRENCE"] = notification.occurrence.iso8601
+    variables["ROUTINE_CATEGORY"] = notification.category.rawValue
+    variables["ROUTINE_TITLE"] = notification.title
+    variables["ROUTINE_BODY"] = notification.body
+    variables["ROUTINE_ACTIONS"] = notification.actions.map(\.id).joined(separator: " ")
+    variables["ROUTINE_ACTION_TITLES"] = notification.actions.map { "\($0.id)=\($0.title)" }
+      .joined(separator: "\n")
+    variables["ROUTINE_LATE"] = notification.isLate ? "true" : "false"
+    variables["ROUTINE_ALARM"] = notification.isAlarm ? "true" : "false"
+    variables["ROUTINE_ATTEMPT"] = "\(notification.attempt)"
+    let result = try ChildProcess.run(
+      "/bin/sh", ["-c", command], environment: variables,
+      input: Data((notificationJSON(notification).compact() + "\n").utf8), timeout: ExecSink.timeout
+    )
+    guard result.status == 0 else {
+      let detail = result.errors.split(separator: "\n").first.map { ": \($0)" } ?? ""
+      throw SinkError(
+        code: .ioError,
+        description:
+          "the command \(command.debugDescription) exited with status \(result.status)\(detail)")
+    }
+    let answer = result.output.split(separator: "\n").first.map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    guard let answer, !answer.isEmpty else { return nil }
+    let offered = notification.actions.map(\.id) + [NotificationCategory.open.id]
+    return offered.contains(answer) ? answer : nil
+  }
+}
+
+/// `--sink notify-send`: a desktop notification with its buttons, through libnotify's
+/// `notify-send --wait`. Waiting for the button is left to a detached process of routine's own
+/// (`routine await-answer`), which answers the chosen button: delivery goes on at once.
+struct NotifySendSink: NotificationSink {
+  let program: String
+  let environment: [String: String]
+  /// routine itself, to start the process that waits for the answer.
+  let routine: String
+  let storePath: String
+  let name = "notify-send"
+
+  /// The sink, when this machine can show notifications: `notify-send` on the `PATH` and a
+  /// D-Bus session bus (from `DBUS_SESSION_BUS_ADDRESS`, or the usual `/run/user/UID/bus`, so
+  /// that cron can deliver to the desktop).
+  static func make(environment: [String: String], storePath: String) throws -> NotifySendSink {
+    guard let program = ChildProcess.find("notify-send", path: environment["PATH"]) else {
+      throw SinkError(
+        code: .unavailable,
+        description:
+          "notify-send is not installed; install libnotify-bin (Debian, Ubuntu) or libnotify (Fedora, Arch), or choose --sink stdout or exec"
+      )
+    }
+    var environment = environment
+    if environment["DBUS_SESSION_BUS_ADDRESS"]?.isEmpty ?? true {
+      let bus = "/run/user/\(getuid())/bus"
+      guard FileManager.default.fileExists(atPath: bus) else {
+        throw SinkError(
+          code: .unavailable,
+          description:
+            "no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set and \(bus) does not exist, so no notification daemon can be reached; run this from your desktop session or use 'routine watch' there (docs/delivery.md)"
+        )
+      }
+      environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(bus)"
+    }
+    return NotifySendSink(
+      program: program, environment: environment, routine: ChildProcess.executablePath(),
+      storePath: storePath)
+  }
+
+  /// The `notify-send` arguments for `notification`.
+  static func arguments(_ notification: DeliveredNotification) -> [String] {
+    var arguments = ["--app-name=routine", "--wait"]
+    arguments.append(notification.isAlarm ? "--urgency=critical" : "--urgency=normal")
+    if notification.isAlarm { arguments.append("--hint=string:sound-name:alarm-clock-elapsed") }
+    for action in notification.actions { arguments.append("--action=\(action.id)=\(action.title)") }
+    // The body may be read as markup by the daemon; the summary is plain text.
+    let body = notification.body.replacingOccurrences(of: "&", with: "&amp;")
+      .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    return arguments + ["--", notification.title, body]
+  }
+
+  func deliver(_ notification: DeliveredNotification) throws -> String? {
+    let arguments =
+      [
+        "await-answer", notification.id, "--occurrence", notification.occurrence.iso8601,
+        "--store", storePath, "--", program,
+      ] + NotifySendSink.arguments(notification)
+    try ChildProcess.startDetached(routine, arguments, environment: environment)
+    return nil
+  }
+}
+
+/// Child processes, without a shell.
+enum ChildProcess {
+  struct Finished {
+    var status: Int32
+    var output: String
+    var errors: String
+  }
+
+  /// Runs `program` with `arguments`, `input` on its standard input, and waits (at most
+  /// `timeout` seconds, then it is killed and the run fails).
+  static func run(
+    _ program: String, _ arguments: [String], environment: [String: String], input: Data,
+    timeout: TimeInterval
+  ) throws -> Finished {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.environment = environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    let finished = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in finished.signal() }
+    do {
+      try process.run()
+    } catch {
+      throw SinkError(code: .unavailable, description: "cannot start \(program): \(error)")
+    }
+    let writer = stdin.fileHandleForWriting
+    DispatchQueue.global().async {
+      try? writer.write(contentsOf: input)
+      try? writer.close()
+    }
+    let collected = Collected()
+    let group = DispatchGroup()
+    for (pipe, isOutput) in [(stdout, true), (stderr, false)] {
+      group.enter()
+      DispatchQueue.global().async {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        collected.set(data, isOutput: isOutput)
+        group.leave()
+      }
+    }
+    if finished.wait(timeout: .now() + timeout) == .timedOut {
+      process.terminate()
+      throw SinkError(
+        code: .ioError, description: "\(program) did not finish within \(Int(timeout)) seconds")
+    }
+    group.wait()
+    return Finished(
+      status: process.terminationStatus, output: String(decoding: collected.output, as: UTF8.self),
+      errors: String(decoding: collected.errors, as: UTF8.self))
+  }
+
+  /// What two reading threads collect.
+  private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var output = Data()
+    private(set) var errors = Data()
+
+    func set(_ data: Data, isOutput: Bool) {
+      lock.lock()
+      defer { lock.unlock() }
+      if isOutput { output = data } else { errors = data }
+    }
+  }
+
+  /// Starts `program` in a session of its own, with standard input, output and error on
+  /// `/dev/null`, and does not wait: it outlives this process (cron does not wait for it).
+  static func startDetached(_ program: String, _ arguments: [String], environment: [String: String])
+    throws
+  {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // POSIX_SPAWN_SETSID (glibc 2.26, macOS 10.15): a session of its own, so that nothing
+    // waits for it and no terminal's hang-up reaches it.
+    #if canImport(Darwin)
+      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSID))
+    #else
+      posix_spawnattr_setflags(&attributes, Int16(0x80))
+    #endif
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor: Int32 in [0, 1, 2] {
+      posix_spawn_file_actions_addopen(
+        &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    let argv = ([program] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+    guard status == 0 else {
+      throw SinkError(
+        code: .unavailable,
+        description: "cannot start \(program): \(String(cString: strerror(status)))")
+    }
+  }
+
+  /// The full path of `name` on `path` (a `PATH` value), if it is an executable there.
+  static func find(_ name: String, path: String?) -> String? {
+    for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
+      let candidate = "\(directory)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// This program's path.
+  static func executablePath() -> String {
+    #if os(Linux)
+      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        return path
+      }
+    #endif
+    return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+  }
+}

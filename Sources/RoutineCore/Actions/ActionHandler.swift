@@ -1,0 +1,191 @@
+import Foundation
+
+/// The notification being answered: what its request said when it fired.
+public struct AnswerTarget: Hashable, Sendable {
+  /// The request.
+  public var requestID: String
+  /// The firing answered.
+  public var occurrence: Int64
+  /// Its category: which actions it offers.
+  public var category: NotificationCategory.ID
+  /// Who made the request.
+  public var origin: RequestOrigin
+  /// The title it showed.
+  public var title: String
+  /// The body it showed.
+  public var body: String
+  /// What it is about (the kind "I'm on it" logs), and more.
+  public var metadata: RequestMetadata?
+
+  /// A target.
+  public init(
+    requestID: String, occurrence: Int64, category: NotificationCategory.ID,
+    origin: RequestOrigin, title: String, body: String, metadata: RequestMetadata?
+  ) {
+    self.requestID = requestID
+    self.occurrence = occurrence
+    self.category = category
+    self.origin = origin
+    self.title = title
+    self.body = body
+    self.metadata = metadata
+  }
+}
+
+/// What an answer makes happen; the store applies the effects in one transaction with the
+/// record of the answer.
+public enum ActionEffect: Hashable, Sendable {
+  /// Log this event.
+  case log(Event)
+  /// Schedule this one-time request (a snooze).
+  case schedule(NotificationRequest)
+  /// Mark this task done.
+  case completeTask(id: String, at: Timestamp)
+}
+
+/// The decision about an answer.
+public struct ActionOutcome: Hashable, Sendable {
+  /// The action answered (its short id).
+  public var action: String
+  /// What it makes happen.
+  public var effects: [ActionEffect]
+  /// The confirmation for the person ("Logged! Leaving Home recorded at 8:05 AM.").
+  public var message: String
+}
+
+/// An answer the notification does not offer.
+public struct ActionError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The action asked for.
+  public var action: String
+  /// The request.
+  public var requestID: String
+  /// The category's actions (and `open`).
+  public var valid: [String]
+
+  /// "'reminder-3-weekday-2' offers done, snooze, dismiss and open, not 'onit'".
+  public var description: String {
+    let list = valid.dropLast().joined(separator: ", ") + " and " + (valid.last ?? "")
+    return "'\(requestID)' offers \(list), not '\(action)'"
+  }
+}
+
+/// The action handler (docs/delivery.md): decides what an answer to a notification does. Pure:
+/// it returns effects; the store applies them, with the answer, in one transaction.
+public struct ActionHandler: Sendable {
+  /// Minutes until a snoozed reminder comes back.
+  public var snoozeMinutes: Int
+  /// How times are written in messages.
+  public var clock: ClockStyle
+
+  /// A handler.
+  public init(snoozeMinutes: Int = 5, clock: ClockStyle) {
+    self.snoozeMinutes = snoozeMinutes
+    self.clock = clock
+  }
+
+  /// What answering `action` to `target` at `now` (in `zone`) does.
+  public func answer(_ action: String, to target: AnswerTarget, now: Int64, in zone: TimeZone)
+    throws(ActionError) -> ActionOutcome
+  {
+    let category = NotificationCategory.category(target.category)
+    guard category.action(action) != nil else {
+      throw ActionError(action: action, requestID: target.requestID, valid: category.actionIDs)
+    }
+    let stamp = Timestamp(Date(timeIntervalSince1970: Double(now)), in: zone)
+    let kindName = target.metadata?.eventKind
+    func outcome(_ effects: [ActionEffect], _ message: String) -> ActionOutcome {
+      ActionOutcome(action: action, effects: effects, message: message)
+    }
+    func logged(
+      _ kind: EventKind, at time: Timestamp = stamp, value: Double? = nil, note: String? = nil
+    )
+      -> ActionEffect
+    {
+      .log(Event(kind: kind, timestamp: time, value: value, note: note, source: .notification))
+    }
+
+    switch action {
+    case NotificationCategory.open.id:
+      return outcome([], "Would open routine at '\(target.title)'; nothing logged.")
+    case NotificationCategory.dismiss.id:
+      return outcome([], "Dismissed '\(target.title)'; nothing logged.")
+    case NotificationCategory.snooze.id:
+      let fire = now + Int64(snoozeMinutes) * 60
+      let alert = NotificationRequest.snoozeAlert(
+        of: target, firingAt: fire)
+      return outcome(
+        [.schedule(alert)],
+        "Snoozed: '\(target.title)' comes back at \(clock.format(Timestamp(Date(timeIntervalSince1970: Double(fire)), in: zone).timeOfDay))."
+      )
+    case "start":
+      let what = target.category == .mindfulness ? "the meditation timer" : "the workout"
+      let kind = kindName ?? (target.category == .mindfulness ? "Meditation" : "Workout")
+      return outcome(
+        [],
+        "Would open \(what); nothing logged. Log it when it is done: routine log \(kind)")
+    case "steady", "easy", "wild":
+      // The 09:00 check-in asks about the evening before: an answer before noon counts for
+      // yesterday (logged at 23:59 that day), a later one for today (logged now).
+      let value = ActivityPreset.levels.first { $0.action == action }?.value ?? 0
+      let today = stamp.localDate
+      let day = stamp.timeOfDay.hour < 12 ? today.adding(days: -1) : today
+      let time =
+        day == today
+        ? stamp
+        : Timestamp(
+          secondsSince1970: WallClock.instant(
+            on: day, at: TimeOfDay(hour: 23, minute: 59)!, in: zone),
+          utcOffsetSeconds: Int32(
+            WallClock.offset(
+              at: WallClock.instant(on: day, at: TimeOfDay(hour: 23, minute: 59)!, in: zone),
+              in: zone)))
+      let kind = EventKind(kindName ?? "Alcohol") ?? ActivityPreset.noalc.kind
+      return outcome(
+        [logged(kind, at: time, value: value, note: action)],
+        "Logged \(kind.name) (\(action)) for \(day.weekdayName) \(day).")
+    case NotificationCategory.onIt.id, NotificationCategory.done.id:
+      if target.category == .reminder {
+        return outcome([], "Done: '\(target.title)'.")
+      }
+      guard let kind = kindName.flatMap(EventKind.init) else {
+        return outcome([], "Done: '\(target.title)'.")
+      }
+      var effects = [logged(kind)]
+      if target.category == .taskReminder, let link = target.metadata?.link {
+        effects.append(.completeTask(id: link.id, at: stamp))
+      }
+      let confirmation =
+        target.category == .taskReminder
+        ? "Done! \(kind.name) marked done at \(clock.format(stamp.timeOfDay))."
+        : "Logged! \(kind.name) recorded at \(clock.format(stamp.timeOfDay))."
+      return outcome(effects, confirmation)
+    default:
+      // An action of the category this handler does not know: nothing to do.
+      return outcome([], "Answered '\(action)'; nothing logged.")
+    }
+  }
+}
+
+extension NotificationRequest {
+  /// The one-time alert "Remind me in 5 min" makes of `target`: `alert_<Kind>_<unix seconds>`,
+  /// firing at `fire`. A learned reminder's alert is in the early-warning category ("I'm on it",
+  /// "Dismiss"), as in the original design; a reminder people defined keeps its own category, so
+  /// that its buttons still make sense (NoAlc's levels, "Done").
+  public static func snoozeAlert(of target: AnswerTarget, firingAt fire: Int64)
+    -> NotificationRequest
+  {
+    let kindName = target.metadata?.eventKind ?? target.title
+    let kind = EventKind(kindName) ?? EventKind("Reminder")!
+    let compact = kind.compactName.isEmpty ? shortHash(kind.key) : kind.compactName
+    let keepsCategory =
+      target.origin == .reminder
+      || (target.origin == .snooze && target.category != .earlyWarning)
+    let title = target.title.hasPrefix("Reminder: ") ? target.title : "Reminder: \(target.title)"
+    return NotificationRequest(
+      id: "alert_\(compact)_\(fire)", origin: .snooze,
+      category: keepsCategory ? target.category : .earlyWarning,
+      title: ReminderMessages.fit(title, maximum: ReminderMessages.maximumTitleLength),
+      body: ReminderMessages.fit(target.body), trigger: .date(fire),
+      metadata: target.metadata ?? RequestMetadata(eventKind: kind.name))
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Whether an occurrence should fire, given the log: the forward check of docs/reminders.md.
+///
+/// An occurrence of a request with a look-back (an activity or habit reminder) is not needed
+/// when an event of its kind happened in its look-back window, up to the firing itself. Delivery
+/// asks at fire time, so an activity imported late still keeps its reminder quiet.
+public enum ForwardCheck {
+  /// The event that makes the firing of `request` at `occurrence` unnecessary: the latest of
+  /// `events` (times of events of the request's kind) inside its look-back window; `nil` when it
+  /// should fire (or has no look-back).
+  public static func evidence(
+    for request: NotificationRequest, at occurrence: Int64, events: [Timestamp], in zone: TimeZone
+  ) -> Timestamp? {
+    guard let lookBack = request.metadata?.lookBack else { return nil }
+    let window = lookBack.window(before: occurrence, in: zone)
+    return events.filter { window.contains($0.secondsSince1970) }.max()
+  }
+
+  /// "Workout logged at 10:00": why a firing was skipped, in the event's own local time.
+  public static func reason(kind: String, at time: Timestamp, clock: ClockStyle) -> String {
+    "\(kind) logged at \(clock.format(time.timeOfDay))"
+  }
+}
+
+/// One occurrence of a reminder skipped because its activity was already done: the reverse
+/// smart reminders of docs/reminders.md. Only that occurrence: next week's stays.
+public struct Cancellation: Hashable, Sendable {
+  /// The skipped firing.
+  public var occurrence: Occurrence
+  /// The reminder it belongs to.
+  public var reminderID: String
+  /// The activity's display name.
+  public var eventKind: String
+  /// When the activity happened.
+  public var eventAt: Timestamp
+
+  /// A cancellation.
+  public init(occurrence: Occurrence, reminderID: String, eventKind: String, eventAt: Timestamp) {
+    self.occurrence = occurrence
+    self.reminderID = reminderID
+    self.eventKind = eventKind
+    self.eventAt = eventAt
+  }
+
+  /// How far ahead a logged event cancels firings.
+  public static let horizon: Int64 = 24 * 3600
+
+  /// The firings that `events` make unnecessary: for each request with a look-back whose kind
+  /// matches an event, each of its firings in the next 24 hours after `now` whose look-back
+  /// window contains the event's time (the design's `cancelMatchingReminders`).
+  public static func cancellations(
+    for events: [Event], requests: [NotificationRequest], now: Int64, in zone: TimeZone
+  ) -> [Cancellation] {
+    let keys = Set(events.map(\.kind.key))
+    let watching = requests.filter { request in
+      guard let metadata = request.metadata, metadata.lookBack != nil,
+        let kind = EventKind(metadata.eventKind)
+      else { return false }
+      return keys.contains(kind.key)
+    }
+    guard !watching.isEmpty else { return [] }
+    let days = ZoneDays(zone, from: now, to: now + horizon)
+    var result: [Cancellation] = []
+    for request in watching {
+      guard let metadata = request.metadata, let lookBack = metadata.lookBack,
+        let key = EventKind(metadata.eventKind)?.key
+      else { continue }
+      for at in request.trigger.occurrences(from: now + 1, to: now + horizon + 1, days: days) {
+        let window = lookBack.window(before: at, in: zone)
+        guard
+          let event = events.filter({
+            $0.kind.key == key && window.contains($0.timestamp.secondsSince1970)
+          }).max(by: { $0.timestamp < $1.timestamp })
+        else { continue }
+        result.append(
+          Cancellation(
+            occurrence: Occurrence(requestID: request.id, at: at),
+            reminderID: metadata.reminderID ?? request.id, eventKind: event.kind.name,
+            eventAt: event.timestamp))
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,75 @@
+/// The activities the original smart reminders knew, with their defaults, words and actions.
+public enum ActivityPreset: String, Sendable, CaseIterable {
+  /// Meditation, at 20:00, "Start Meditation".
+  case mindfulness
+  /// A workout, at 18:00, "Start Workout".
+  case workout
+  /// The daily alcohol check-in, at 09:00: "Steady", "Easy", "Wild".
+  case noalc
+
+  /// The event kind that counts as doing it.
+  public var kind: EventKind {
+    switch self {
+    case .mindfulness: EventKind("Meditation")!
+    case .workout: EventKind("Workout")!
+    case .noalc: EventKind("Alcohol")!
+    }
+  }
+
+  /// The default time of day.
+  public var time: TimeOfDay {
+    switch self {
+    case .mindfulness: TimeOfDay(hour: 20, minute: 0)!
+    case .workout: TimeOfDay(hour: 18, minute: 0)!
+    case .noalc: TimeOfDay(hour: 9, minute: 0)!
+    }
+  }
+
+  /// The default look-back in hours: the design leaned to 12 for meditation and workouts, 24
+  /// for NoAlc (yesterday's entry).
+  public var lookBackHours: Int {
+    self == .noalc ? 24 : 12
+  }
+
+  /// The notification category: its actions.
+  public var category: NotificationCategory.ID {
+    switch self {
+    case .mindfulness: .mindfulness
+    case .workout: .workout
+    case .noalc: .noalc
+    }
+  }
+
+  /// The default title.
+  public var title: String {
+    switch self {
+    case .mindfulness: "Mindfulness"
+    case .workout: "Workout"
+    case .noalc: "NoAlc"
+    }
+  }
+
+  /// The default message.
+  public var message: String {
+    switch self {
+    case .mindfulness: "Take a moment to breathe: a few minutes of meditation."
+    case .workout: "Time to move: your workout is waiting."
+    case .noalc: "How was yesterday: steady, easy or wild?"
+    }
+  }
+
+  /// The preset `name` names: `mindfulness` (or `meditation`), `workout`, `noalc`.
+  public init?(named name: String) {
+    switch name.lowercased() {
+    case "mindfulness", "meditation": self = .mindfulness
+    case "workout": self = .workout
+    case "noalc", "alcohol": self = .noalc
+    default: return nil
+    }
+  }
+
+  /// NoAlc's levels: the value an answer logs, and its note (docs/reminders.md).
+  public static let levels: [(action: String, value: Double)] = [
+    ("steady", 0), ("easy", 1), ("wild", 2),
+  ]
+}

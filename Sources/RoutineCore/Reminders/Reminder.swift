@@ -1,0 +1,214 @@
+/// A reminder a person defines (docs/reminders.md): an activity reminder that stays quiet when
+/// the activity was done, a reminder with their own text, or one tied to a habit or a task. Its
+/// notification requests are derived from it (``ReminderPlanner``), so an edit takes effect at
+/// once and a removed reminder leaves nothing behind.
+public struct Reminder: Hashable, Sendable {
+  /// What a reminder is about.
+  public enum Kind: String, Sendable, CaseIterable {
+    /// An activity (an event kind): skipped when the activity was logged in the look-back.
+    case activity
+    /// The person's own text.
+    case general
+    /// A habit: fires on the habit's days, skipped when the habit was logged that day.
+    case habit
+    /// A task: fires a while before its due date.
+    case task
+  }
+
+  /// How a reminder reaches the person.
+  public enum Style: String, Sendable, CaseIterable {
+    /// A notification, once.
+    case notification
+    /// An alarm: urgent, with a sound hint, and delivered again every few minutes until answered
+    /// (``Reminder/alarmInterval``, at most ``Reminder/alarmRepeats`` times).
+    case alarm
+  }
+
+  /// Minutes between deliveries of an unanswered alarm.
+  public static let alarmInterval = 5
+  /// How many times an unanswered alarm is delivered again (so it rings for half an hour).
+  public static let alarmRepeats = 6
+
+  /// `reminder-7`: stable, never reused.
+  public var id: String
+  /// What it is about.
+  public var kind: Kind
+  /// Whether it fires.
+  public var isEnabled: Bool
+  /// A title instead of the default one.
+  public var title: String?
+  /// A message instead of the default one (for a general reminder, its text).
+  public var message: String?
+  /// Notification or alarm.
+  public var style: Style
+  /// The event kind that counts as doing it (activity reminders); habits and tasks count events
+  /// named like them.
+  public var activity: EventKind?
+  /// A built-in activity (mindfulness, workout, NoAlc) with its own words and actions.
+  public var preset: ActivityPreset?
+  /// Hours before a firing in which the activity counts as done (activity reminders).
+  public var lookBackHours: Int?
+  /// When it fires; `nil` for a habit reminder that follows its habit's days, and for a task
+  /// reminder (it follows the task's due date).
+  public var schedule: ReminderSchedule?
+  /// The habit or task it belongs to (`habit-2`, `task-5`).
+  public var link: String?
+  /// When a habit reminder fires on the habit's days.
+  public var habitTiming: HabitTiming?
+  /// Minutes before a task's due date a task reminder fires.
+  public var minutesBefore: Int?
+
+  /// A reminder; fields that do not apply to `kind` stay `nil`.
+  public init(
+    id: String, kind: Kind, isEnabled: Bool = true, title: String? = nil, message: String? = nil,
+    style: Style = .notification, activity: EventKind? = nil, preset: ActivityPreset? = nil,
+    lookBackHours: Int? = nil, schedule: ReminderSchedule? = nil, link: String? = nil,
+    habitTiming: HabitTiming? = nil, minutesBefore: Int? = nil
+  ) {
+    self.id = id
+    self.kind = kind
+    self.isEnabled = isEnabled
+    self.title = title
+    self.message = message
+    self.style = style
+    self.activity = activity
+    self.preset = preset
+    self.lookBackHours = lookBackHours
+    self.schedule = schedule
+    self.link = link
+    self.habitTiming = habitTiming
+    self.minutesBefore = minutesBefore
+  }
+
+  /// The look-backs an activity reminder offers, in hours (the original design's choices).
+  public static let lookBackChoices = [1, 3, 6, 12, 24, 48]
+}
+
+/// How often a reminder's time comes round.
+public enum Repetition: String, Sendable, CaseIterable {
+  /// On one date.
+  case once
+  /// Every day.
+  case daily
+  /// On chosen days of the week.
+  case weekly
+  /// On a day of the month.
+  case monthly
+}
+
+/// When a reminder fires, in wall-clock terms (docs/time.md's rules make instants of them).
+public struct ReminderSchedule: Hashable, Sendable {
+  /// How often.
+  public var repetition: Repetition
+  /// The time of day; for a trigger window, its start (the reminder fires at the start).
+  public var time: TimeOfDay
+  /// The end of a trigger window (`--window 08:00-08:30`), shown with the reminder.
+  public var windowEnd: TimeOfDay?
+  /// The days of the week (weekly; daily is every day).
+  public var weekdays: WeekdaySet
+  /// The day of the month (monthly): in a shorter month, a day past its end is its last day.
+  public var dayOfMonth: Int?
+  /// The date (once).
+  public var date: LocalDate?
+
+  /// A schedule.
+  public init(
+    repetition: Repetition, time: TimeOfDay, windowEnd: TimeOfDay? = nil,
+    weekdays: WeekdaySet = .everyDay, dayOfMonth: Int? = nil, date: LocalDate? = nil
+  ) {
+    self.repetition = repetition
+    self.time = time
+    self.windowEnd = windowEnd
+    self.weekdays = weekdays
+    self.dayOfMonth = dayOfMonth
+    self.date = date
+  }
+
+  /// `daily 18:00`, `weekly mon,wed 18:00`, `monthly on the 31st 09:00`, `once 2026-05-01 09:00`.
+  public var summary: String {
+    let window = windowEnd.map { "-\($0)" } ?? ""
+    switch repetition {
+    case .once:
+      return "once \(date?.description ?? "?") \(time)\(window)"
+    case .daily:
+      return "daily \(time)\(window)"
+    case .weekly:
+      return "\(weekdays) \(time)\(window)"
+    case .monthly:
+      return "monthly on the \(ordinal(dayOfMonth ?? 1)) \(time)\(window)"
+    }
+  }
+}
+
+/// "1st", "2nd", "31st".
+func ordinal(_ number: Int) -> String {
+  let suffix: String
+  switch (number % 10, number % 100) {
+  case (_, 11...13): suffix = "th"
+  case (1, _): suffix = "st"
+  case (2, _): suffix = "nd"
+  case (3, _): suffix = "rd"
+  default: suffix = "th"
+  }
+  return "\(number)\(suffix)"
+}
+
+/// When a habit reminder fires on the habit's days.
+public enum HabitTiming: Hashable, Sendable {
+  /// At a chosen time ("day of habit").
+  case at(TimeOfDay)
+  /// At the start of the habit's time window.
+  case windowStart
+  /// The given minutes before the habit's time window (15, 30, 60...).
+  case beforeWindow(minutes: Int)
+}
+
+/// A habit (docs/reminders.md): something done on certain days, perhaps within a time window.
+/// Logging an event named like the habit counts as doing it.
+public struct Habit: Hashable, Sendable {
+  /// `habit-2`.
+  public var id: String
+  /// The habit's name; events of this kind count as doing it.
+  public var name: EventKind
+  /// How often it comes round, and on which days.
+  public var repetition: Repetition
+  /// Its days of the week (weekly); every day for daily.
+  public var weekdays: WeekdaySet
+  /// Its day of the month (monthly).
+  public var dayOfMonth: Int?
+  /// Its time window, if it has one.
+  public var window: ClosedRange<TimeOfDay>?
+
+  /// A habit.
+  public init(
+    id: String, name: EventKind, repetition: Repetition = .daily,
+    weekdays: WeekdaySet = .everyDay, dayOfMonth: Int? = nil, window: ClosedRange<TimeOfDay>? = nil
+  ) {
+    self.id = id
+    self.name = name
+    self.repetition = repetition
+    self.weekdays = weekdays
+    self.dayOfMonth = dayOfMonth
+    self.window = window
+  }
+}
+
+/// A task with a due date (docs/reminders.md). Not `Task`, which Swift's concurrency owns.
+public struct TodoTask: Hashable, Sendable {
+  /// `task-5`.
+  public var id: String
+  /// The task's name; events of this kind count as doing it.
+  public var name: EventKind
+  /// When it is due, with the offset of the zone it was given in.
+  public var due: Timestamp
+  /// When it was marked done, if it was.
+  public var doneAt: Timestamp?
+
+  /// A task.
+  public init(id: String, name: EventKind, due: Timestamp, doneAt: Timestamp? = nil) {
+    self.id = id
+    self.name = name
+    self.due = due
+    self.doneAt = doneAt
+  }
+}

@@ -1,0 +1,234 @@
+/// Derives the notification requests of the reminders people define (docs/reminders.md).
+///
+/// Pure: definitions in, requests out; called whenever requests are needed (`pending`,
+/// `agenda`, `deliver`), so an edit, a disabled reminder or a task whose due date moved takes
+/// effect at once. Identifiers follow the original designs: `<reminderID>-weekday-<1..7>` for
+/// each day of an activity reminder, `<reminderID>` for the others.
+public struct ReminderPlanner: Sendable {
+  /// How times are written in texts.
+  public var clock: ClockStyle
+
+  /// A planner writing times in `clock`'s style.
+  public init(clock: ClockStyle) {
+    self.clock = clock
+  }
+
+  /// Why a reminder yields no request.
+  public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Its habit or task is gone.
+    case missingLink(String)
+    /// "Minutes before the window" or "at the window's start" for a habit without a window.
+    case habitWithoutWindow(String)
+    /// No day of the week is on.
+    case noDays
+
+    /// A sentence.
+    public var description: String {
+      switch self {
+      case .missingLink(let id): "'\(id)' does not exist"
+      case .habitWithoutWindow(let name):
+        "the habit '\(name)' has no time window, so there is no window to fire before or at; give it one with 'routine habits edit' or use --at"
+      case .noDays: "no day of the week is on, so it never fires"
+      }
+    }
+  }
+
+  /// The requests of every enabled reminder, ordered by identifier.
+  public func requests(for reminders: [Reminder], habits: [Habit], tasks: [TodoTask])
+    -> [NotificationRequest]
+  {
+    let habitsByID = Dictionary(habits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let tasksByID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return reminders.flatMap { reminder -> [NotificationRequest] in
+      guard reminder.isEnabled else { return [] }
+      let link = reminder.link
+      return
+        (try? requests(
+          for: reminder, habit: link.flatMap { habitsByID[$0] },
+          task: link.flatMap { tasksByID[$0] })) ?? []
+    }
+    .sorted { $0.id < $1.id }
+  }
+
+  /// The requests of one reminder (whether or not it is enabled), or why it has none.
+  public func requests(for reminder: Reminder, habit: Habit?, task: TodoTask?) throws(Problem)
+    -> [NotificationRequest]
+  {
+    switch reminder.kind {
+    case .activity: return try activityRequests(reminder)
+    case .general: return generalRequests(reminder)
+    case .habit:
+      guard let habit else { throw .missingLink(reminder.link ?? "?") }
+      return try habitRequests(reminder, habit: habit)
+    case .task:
+      guard let task else { throw .missingLink(reminder.link ?? "?") }
+      return taskRequests(reminder, task: task)
+    }
+  }
+
+  private func request(
+    _ reminder: Reminder, id: String, category: NotificationCategory.ID, title: String,
+    body: String, trigger: Trigger, metadata: RequestMetadata
+  ) -> NotificationRequest {
+    var metadata = metadata
+    metadata.reminderID = reminder.id
+    metadata.isAlarm = reminder.style == .alarm
+    return NotificationRequest(
+      id: id, origin: .reminder, category: category,
+      title: ReminderMessages.fit(title, maximum: ReminderMessages.maximumTitleLength),
+      body: ReminderMessages.fit(body), trigger: trigger, metadata: metadata)
+  }
+
+  private func activityRequests(_ reminder: Reminder) throws(Problem) -> [NotificationRequest] {
+    let preset = reminder.preset
+    guard let kind = reminder.activity ?? preset?.kind, let schedule = reminder.schedule else {
+      return []
+    }
+    guard !schedule.weekdays.isEmpty else { throw .noDays }
+    let hours = reminder.lookBackHours ?? preset?.lookBackHours ?? 12
+    let window = schedule.windowEnd.map { " (\(clock.format(schedule.time))-\(clock.format($0)))" }
+    let body =
+      preset?.message
+      ?? "You have not logged \(kind.name) in the last \(hours == 1 ? "hour" : "\(hours) hours")\(window ?? "")."
+    return schedule.weekdays.map { weekday in
+      request(
+        reminder, id: "\(reminder.id)-weekday-\(weekday)",
+        category: preset?.category ?? .activityReminder,
+        title: reminder.title ?? preset?.title ?? "Time for \(kind.name)",
+        body: reminder.message ?? body,
+        trigger: .calendar(
+          CalendarTrigger(weekday: weekday, hour: schedule.time.hour, minute: schedule.time.minute)),
+        metadata: RequestMetadata(eventKind: kind.name, lookBack: .hours(hours)))
+    }
+  }
+
+  private func generalRequests(_ reminder: Reminder) -> [NotificationRequest] {
+    guard let schedule = reminder.schedule,
+      let trigger = ReminderPlanner.trigger(schedule, time: schedule.time)
+    else { return [] }
+    // The text is the title, and the body says when it comes round; with a title of its own,
+    // the text is the body.
+    let text = reminder.message ?? "Reminder"
+    return [
+      request(
+        reminder, id: reminder.id, category: .reminder, title: reminder.title ?? text,
+        body: reminder.title == nil ? when(schedule) : text, trigger: trigger,
+        metadata: RequestMetadata(eventKind: text))
+    ]
+  }
+
+  private func habitRequests(_ reminder: Reminder, habit: Habit) throws(Problem)
+    -> [NotificationRequest]
+  {
+    let pattern =
+      reminder.schedule
+      ?? ReminderSchedule(
+        repetition: habit.repetition,
+        time: habit.window?.lowerBound ?? TimeOfDay(hour: 9, minute: 0)!,
+        weekdays: habit.repetition == .daily ? .everyDay : habit.weekdays,
+        dayOfMonth: habit.dayOfMonth)
+    var time: TimeOfDay
+    switch reminder.habitTiming ?? .windowStart {
+    case .at(let at):
+      time = at
+    case .windowStart:
+      guard let window = habit.window else { throw .habitWithoutWindow(habit.name.name) }
+      time = window.lowerBound
+    case .beforeWindow(let minutes):
+      guard let window = habit.window else { throw .habitWithoutWindow(habit.name.name) }
+      time = window.lowerBound.adding(seconds: -minutes * 60)
+    }
+    // Minutes before a window early in the morning can fall on the evening before.
+    var schedule = pattern
+    schedule.time = time
+    if case .beforeWindow(let minutes) = reminder.habitTiming,
+      let window = habit.window, window.lowerBound.secondsSinceMidnight - minutes * 60 < 0
+    {
+      schedule.weekdays = schedule.weekdays.shifted(by: -1)
+      if let day = schedule.dayOfMonth { schedule.dayOfMonth = max(1, day - 1) }
+    }
+    guard schedule.repetition != .weekly || !schedule.weekdays.isEmpty else { throw .noDays }
+    guard let trigger = ReminderPlanner.trigger(schedule, time: time) else { return [] }
+    let body: String
+    if let window = habit.window {
+      body =
+        "\(habit.name.name) is due between \(clock.format(window.lowerBound)) and \(clock.format(window.upperBound)) today."
+    } else {
+      body = "Today is a \(habit.name.name) day."
+    }
+    return [
+      request(
+        reminder, id: reminder.id, category: .habitReminder,
+        title: reminder.title ?? "Do \(habit.name.name)", body: reminder.message ?? body,
+        trigger: trigger,
+        metadata: RequestMetadata(
+          eventKind: habit.name.name, lookBack: .sameDay,
+          link: RequestMetadata.Link(id: habit.id, name: habit.name.name)))
+    ]
+  }
+
+  private func taskRequests(_ reminder: Reminder, task: TodoTask) -> [NotificationRequest] {
+    guard task.doneAt == nil else { return [] }
+    let minutes = reminder.minutesBefore ?? 60
+    let due = task.due
+    let body =
+      "Due \(due.localDate.weekdayName) \(due.localDate) \(clock.format(due.timeOfDay)) (\(ReminderPlanner.lead(minutes)))."
+    return [
+      request(
+        reminder, id: reminder.id, category: .taskReminder,
+        title: reminder.title ?? "\(task.name.name) is due", body: reminder.message ?? body,
+        trigger: .date(due.secondsSince1970 - Int64(minutes) * 60),
+        metadata: RequestMetadata(
+          eventKind: task.name.name, link: RequestMetadata.Link(id: task.id, name: task.name.name)))
+    ]
+  }
+
+  /// "in 1 hour", "in 1 day", "in 90 minutes".
+  static func lead(_ minutes: Int) -> String {
+    if minutes == 0 { return "now" }
+    if minutes % 1440 == 0 {
+      return "in \(minutes / 1440 == 1 ? "1 day" : "\(minutes / 1440) days")"
+    }
+    if minutes % 60 == 0 { return "in \(minutes / 60 == 1 ? "1 hour" : "\(minutes / 60) hours")" }
+    return "in \(minutes) minutes"
+  }
+
+  /// "Every day at 18:00", "On Mondays and Wednesdays at 18:00": the body of a general reminder.
+  private func when(_ schedule: ReminderSchedule) -> String {
+    let time = clock.format(schedule.time)
+    switch schedule.repetition {
+    case .once:
+      guard let date = schedule.date else { return "At \(time)." }
+      return "\(date.weekdayName) \(date) at \(time)."
+    case .daily:
+      return "Every day at \(time)."
+    case .weekly:
+      return "\(schedule.weekdays.description.capitalizedFirst) at \(time)."
+    case .monthly:
+      return "Every month on the \(ordinal(schedule.dayOfMonth ?? 1)) at \(time)."
+    }
+  }
+
+  /// The trigger of a schedule at `time`.
+  static func trigger(_ schedule: ReminderSchedule, time: TimeOfDay) -> Trigger? {
+    switch schedule.repetition {
+    case .once:
+      return schedule.date.map { .local($0, time) }
+    case .daily:
+      return .calendar(CalendarTrigger(weekdays: .none, hour: time.hour, minute: time.minute))
+    case .weekly:
+      return .calendar(
+        CalendarTrigger(weekdays: schedule.weekdays, hour: time.hour, minute: time.minute))
+    case .monthly:
+      return .calendar(
+        CalendarTrigger(
+          weekdays: .none, dayOfMonth: schedule.dayOfMonth ?? 1, hour: time.hour,
+          minute: time.minute))
+    }
+  }
+}
+
+extension String {
+  /// The text with its first letter capitalized ("mon,wed" is "Mon,wed").
+  var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,481 @@
+import RoutineCore
+
+/// A cancellation as stored: when it was made, and whether it was undone.
+public struct StoredCancellation: Hashable, Sendable {
+  /// The cancellation.
+  public var cancellation: Cancellation
+  /// When it was recorded.
+  public var createdAt: Int64
+  /// When `routine reminders restore` undid it, if it did.
+  public var restoredAt: Int64?
+}
+
+/// What became of one due firing (docs/delivery.md).
+public struct DeliveryRecord: Hashable, Sendable {
+  /// What became of it.
+  public enum Outcome: String, Sendable, CaseIterable {
+    /// Claimed and handed to the sink, which has not confirmed yet (a crash leaves it so).
+    case sending
+    /// Handed to the sink.
+    case delivered
+    /// Older than the grace period when delivery looked: not delivered.
+    case missed
+    /// Not needed: the activity was done in its look-back window.
+    case suppressed
+    /// Skipped by a cancellation.
+    case cancelled
+    /// The sink failed.
+    case failed
+  }
+
+  /// The row.
+  public var id: Int64
+  /// The firing.
+  public var occurrence: Occurrence
+  /// 0 for the firing, 1, 2, ... for an alarm delivered again.
+  public var attempt: Int
+  /// What became of it.
+  public var outcome: Outcome
+  /// Delivered more than a minute after it was due.
+  public var isLate: Bool
+  /// When delivery decided.
+  public var decidedAt: Int64
+  /// When the sink finished.
+  public var finishedAt: Int64?
+  /// The request as it was when it fired (its words, category and metadata).
+  public var request: NotificationRequest
+  /// The sink it went to.
+  public var sink: String?
+  /// Why it was missed, suppressed, cancelled or failed.
+  public var reason: String?
+}
+
+/// An answer to a notification, as stored.
+public struct AnswerRecord: Hashable, Sendable {
+  /// The firing answered.
+  public var occurrence: Occurrence
+  /// The action.
+  public var action: String
+  /// When.
+  public var answeredAt: Int64
+  /// The event it logged, if any.
+  public var eventID: Int64?
+  /// The confirmation given.
+  public var message: String
+}
+
+extension EventStore {
+  // MARK: Cancellations
+
+  /// Records `cancellations` made at `now` (a firing already cancelled stays as it was); returns
+  /// how many were new.
+  @discardableResult
+  public func addCancellations(_ cancellations: [Cancellation], at now: Int64) throws -> Int {
+    guard !cancellations.isEmpty else { return 0 }
+    return try write {
+      let insert = try connection.prepare(
+        """
+        INSERT OR IGNORE INTO cancellations (request_id, occurrence, reminder_id, event_kind,
+          event_at, event_offset, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """)
+      var added = 0
+      for cancellation in cancellations {
+        insert.reset()
+        try insert.bind(cancellation.occurrence.requestID, at: 1)
+        try insert.bind(cancellation.occurrence.at, at: 2)
+        try insert.bind(cancellation.reminderID, at: 3)
+        try insert.bind(cancellation.eventKind, at: 4)
+        try insert.bind(cancellation.eventAt.secondsSince1970, at: 5)
+        try insert.bind(Int64(cancellation.eventAt.utcOffsetSeconds), at: 6)
+        try insert.bind(now, at: 7)
+        try insert.step()
+        added += connection.changes
+      }
+      return added
+    }
+  }
+
+  /// The cancellations of firings at or after `from` (all when `nil`), in time order.
+  public func cancellations(from: Int64? = nil) throws -> [StoredCancellation] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT request_id, occurrence, reminder_id, event_kind, event_at, event_offset, created_at,
+          restored_at
+        FROM cancellations WHERE occurrence >= ? ORDER BY occurrence, request_id
+        """)
+      try select.bind(from ?? Int64.min, at: 1)
+      var result: [StoredCancellation] = []
+      while try select.step() {
+        result.append(
+          StoredCancellation(
+            cancellation: Cancellation(
+              occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
+              reminderID: select.text(at: 2) ?? "", eventKind: select.text(at: 3) ?? "",
+              eventAt: Timestamp(
+                secondsSince1970: select.int(at: 4), utcOffsetSeconds: Int32(select.int(at: 5)))),
+            createdAt: select.int(at: 6),
+            restoredAt: select.isNull(at: 7) ? nil : select.int(at: 7)))
+      }
+      return result
+    }
+  }
+
+  /// Undoes the cancellations of reminder `reminderID` (or of the one firing of request
+  /// `requestID`) still ahead of `now`: those firings happen after all, whatever the log says.
+  /// Returns how many were undone.
+  @discardableResult
+  public func restoreCancellations(reminderID: String, requestID: String? = nil, now: Int64) throws
+    -> Int
+  {
+    try write {
+      let update = try connection.prepare(
+        """
+        UPDATE cancellations SET restored_at = ?1
+        WHERE reminder_id = ?2 AND (?3 IS NULL OR request_id = ?3) AND occurrence > ?1
+          AND restored_at IS NULL
+        """)
+      try update.bind(now, at: 1)
+      try update.bind(reminderID, at: 2)
+      try update.bind(requestID, at: 3)
+      try update.step()
+      return connection.changes
+    }
+  }
+
+  /// Forgets cancellations of firings before `before` (they have passed); returns how many.
+  @discardableResult
+  public func removeExpiredCancellations(before: Int64) throws -> Int {
+    try write {
+      let delete = try connection.prepare("DELETE FROM cancellations WHERE occurrence < ?")
+      try delete.bind(before, at: 1)
+      try delete.step()
+      return connection.changes
+    }
+  }
+
+  func deleteCancellations(reminderID: String) throws {
+    let delete = try connection.prepare("DELETE FROM cancellations WHERE reminder_id = ?")
+    try delete.bind(reminderID, at: 1)
+    try delete.step()
+  }
+
+  // MARK: The log, for the forward check and the outlier check
+
+  /// The times of the events of `kind` at instants in `from...to`: a range of the time index,
+  /// filtered by kind.
+  public func eventTimes(of kind: EventKind, from: Int64, to: Int64) throws -> [Timestamp] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT at, utc_offset FROM events
+        WHERE at >= ? AND at <= ? AND kind_id = (SELECT id FROM kinds WHERE key = ?)
+        ORDER BY at
+        """)
+      try select.bind(from, at: 1)
+      try select.bind(to, at: 2)
+      try select.bind(kind.key, at: 3)
+      var result: [Timestamp] = []
+      while try select.step() {
+        result.append(
+          Timestamp(
+            secondsSince1970: select.int(at: 0), utcOffsetSeconds: Int32(select.int(at: 1))))
+      }
+      return result
+    }
+  }
+
+  // MARK: State
+
+  /// The value of `key` in the store's state.
+  public func state(_ key: String) throws -> String? {
+    try read {
+      let select = try connection.prepare("SELECT value FROM state WHERE key = ?")
+      try select.bind(key, at: 1)
+      return try select.step() ? select.text(at: 0) : nil
+    }
+  }
+
+  /// Sets `key` to `value`.
+  public func setState(_ key: String, _ value: String) throws {
+    try write {
+      let upsert = try connection.prepare(
+        "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+      )
+      try upsert.bind(key, at: 1)
+      try upsert.bind(value, at: 2)
+      try upsert.step()
+    }
+  }
+
+  // MARK: Learned routines
+
+  /// Replaces the saved routines with `routines` (at plan time).
+  public func saveLearnedRoutines(_ routines: [LearnedRoutine]) throws {
+    try write {
+      try connection.execute("DELETE FROM learned_routines")
+      let insert = try connection.prepare(
+        """
+        INSERT INTO learned_routines (kind_key, kind_name, time, weekdays, tolerance, threshold)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """)
+      for routine in routines {
+        insert.reset()
+        try insert.bind(routine.kind.key, at: 1)
+        try insert.bind(routine.kind.name, at: 2)
+        try insert.bind(Int64(routine.time.secondsSinceMidnight), at: 3)
+        try insert.bind(Int64(routine.weekdays.rawValue), at: 4)
+        try insert.bind(Int64(routine.toleranceSeconds), at: 5)
+        try insert.bind(Int64(routine.thresholdSeconds), at: 6)
+        try insert.step()
+      }
+    }
+  }
+
+  /// The saved routines of `kind`.
+  public func learnedRoutines(of kind: EventKind) throws -> [LearnedRoutine] {
+    try read {
+      let select = try connection.prepare(
+        "SELECT kind_name, time, weekdays, tolerance, threshold FROM learned_routines WHERE kind_key = ?"
+      )
+      try select.bind(kind.key, at: 1)
+      var result: [LearnedRoutine] = []
+      while try select.step() {
+        result.append(
+          LearnedRoutine(
+            kind: EventKind(name: select.text(at: 0) ?? kind.name, key: kind.key),
+            time: TimeOfDay(secondsSinceMidnight: Int(select.int(at: 1))),
+            weekdays: WeekdaySet(rawValue: UInt8(truncatingIfNeeded: select.int(at: 2))),
+            toleranceSeconds: Int(select.int(at: 3)), thresholdSeconds: Int(select.int(at: 4))))
+      }
+      return result
+    }
+  }
+
+  // MARK: Deliveries
+
+  private static let deliveryColumns = """
+    id, request_id, occurrence, attempt, outcome, late, decided_at, finished_at, origin, category,
+    title, body, event_kind, reminder_id, link_id, link_name, look_back, is_alarm, sink, reason
+    """
+
+  /// Claims `due` with `outcome` at `now`: the unique row of its firing and attempt. Returns the
+  /// record, or `nil` when another run claimed it first (nothing is delivered twice).
+  public func claim(
+    _ due: DueOccurrence, outcome: DeliveryRecord.Outcome, late: Bool, reason: String?,
+    sink: String?, at now: Int64
+  ) throws -> DeliveryRecord? {
+    try write {
+      let insert = try connection.prepare(
+        """
+        INSERT OR IGNORE INTO deliveries (request_id, occurrence, attempt, outcome, late, decided_at,
+          finished_at, origin, category, title, body, event_kind, reminder_id, link_id, link_name,
+          look_back, is_alarm, sink, reason)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+        """)
+      let request = due.request
+      let metadata = request.metadata
+      try insert.bind(request.id, at: 1)
+      try insert.bind(due.occurrence.at, at: 2)
+      try insert.bind(Int64(due.attempt), at: 3)
+      try insert.bind(outcome.rawValue, at: 4)
+      try insert.bind(late ? 1 : 0, at: 5)
+      try insert.bind(now, at: 6)
+      if outcome != .sending { try insert.bind(now, at: 7) }
+      try insert.bind(request.origin.rawValue, at: 8)
+      try insert.bind(request.category.rawValue, at: 9)
+      try insert.bind(request.title, at: 10)
+      try insert.bind(request.body, at: 11)
+      try insert.bind(metadata?.eventKind, at: 12)
+      try insert.bind(metadata?.reminderID, at: 13)
+      try insert.bind(metadata?.link?.id, at: 14)
+      try insert.bind(metadata?.link?.name, at: 15)
+      if let lookBack = metadata?.lookBack { try insert.bind(LookBack.code(lookBack), at: 16) }
+      try insert.bind(metadata?.isAlarm == true ? 1 : 0, at: 17)
+      try insert.bind(sink, at: 18)
+      try insert.bind(reason, at: 19)
+      try insert.step()
+      guard connection.changes > 0 else { return nil }
+      return DeliveryRecord(
+        id: connection.lastInsertRowID, occurrence: due.occurrence, attempt: due.attempt,
+        outcome: outcome, isLate: late, decidedAt: now, finishedAt: outcome == .sending ? nil : now,
+        request: request, sink: sink, reason: reason)
+    }
+  }
+
+  /// Records what the sink made of delivery `id`: delivered, or failed with `reason`.
+  public func finishDelivery(
+    id: Int64, outcome: DeliveryRecord.Outcome, reason: String?, at now: Int64
+  )
+    throws
+  {
+    try write {
+      let update = try connection.prepare(
+        "UPDATE deliveries SET outcome = ?, reason = coalesce(?, reason), finished_at = ? WHERE id = ?"
+      )
+      try update.bind(outcome.rawValue, at: 1)
+      try update.bind(reason, at: 2)
+      try update.bind(now, at: 3)
+      try update.bind(id, at: 4)
+      try update.step()
+    }
+  }
+
+  /// The deliveries decided in `from..<to` (either bound optional), oldest first.
+  public func deliveries(from: Int64? = nil, to: Int64? = nil, requestID: String? = nil) throws
+    -> [DeliveryRecord]
+  {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.deliveryColumns) FROM deliveries
+        WHERE decided_at >= ?1 AND decided_at < ?2 AND (?3 IS NULL OR request_id = ?3)
+        ORDER BY decided_at, id
+        """)
+      try select.bind(from ?? Int64.min, at: 1)
+      try select.bind(to ?? Int64.max, at: 2)
+      try select.bind(requestID, at: 3)
+      var result: [DeliveryRecord] = []
+      while try select.step() { result.append(EventStore.delivery(from: select)) }
+      return result
+    }
+  }
+
+  /// The latest delivery of request `requestID` (of its firing at `occurrence`, when given).
+  public func latestDelivery(requestID: String, occurrence: Int64? = nil) throws -> DeliveryRecord?
+  {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.deliveryColumns) FROM deliveries
+        WHERE request_id = ?1 AND (?2 IS NULL OR occurrence = ?2)
+        ORDER BY occurrence DESC, attempt DESC LIMIT 1
+        """)
+      try select.bind(requestID, at: 1)
+      try select.bind(occurrence, at: 2)
+      return try select.step() ? EventStore.delivery(from: select) : nil
+    }
+  }
+
+  /// The alarms delivered since `since` that nobody answered: for each firing, its latest
+  /// delivery (the attempt tells how often it rang).
+  public func unansweredAlarms(since: Int64) throws -> [DeliveryRecord] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.deliveryColumns) FROM deliveries d
+        WHERE d.is_alarm = 1 AND d.occurrence >= ?1 AND d.attempt = (
+            SELECT max(attempt) FROM deliveries
+            WHERE request_id = d.request_id AND occurrence = d.occurrence)
+          AND NOT EXISTS (
+            SELECT 1 FROM answers a WHERE a.request_id = d.request_id AND a.occurrence = d.occurrence)
+          AND EXISTS (
+            SELECT 1 FROM deliveries f WHERE f.request_id = d.request_id
+              AND f.occurrence = d.occurrence AND f.attempt = 0
+              AND (f.outcome = 'delivered' OR f.outcome = 'sending'))
+        ORDER BY d.occurrence
+        """)
+      try select.bind(since, at: 1)
+      var result: [DeliveryRecord] = []
+      while try select.step() { result.append(EventStore.delivery(from: select)) }
+      return result
+    }
+  }
+
+  private static func delivery(from row: Statement) -> DeliveryRecord {
+    let eventKind = row.text(at: 12)
+    let metadata = eventKind.map { kind in
+      RequestMetadata(
+        eventKind: kind, reminderID: row.text(at: 13),
+        lookBack: row.isNull(at: 16) ? nil : LookBack(code: row.int(at: 16)),
+        isAlarm: row.int(at: 17) != 0,
+        link: row.text(at: 14).map { RequestMetadata.Link(id: $0, name: row.text(at: 15) ?? $0) })
+    }
+    let requestID = row.text(at: 1) ?? ""
+    let occurrence = row.int(at: 2)
+    return DeliveryRecord(
+      id: row.int(at: 0), occurrence: Occurrence(requestID: requestID, at: occurrence),
+      attempt: Int(row.int(at: 3)),
+      outcome: DeliveryRecord.Outcome(rawValue: row.text(at: 4) ?? "") ?? .delivered,
+      isLate: row.int(at: 5) != 0, decidedAt: row.int(at: 6),
+      finishedAt: row.isNull(at: 7) ? nil : row.int(at: 7),
+      request: NotificationRequest(
+        id: requestID, origin: RequestOrigin(rawValue: row.text(at: 8) ?? "") ?? .learned,
+        category: NotificationCategory.ID(rawValue: row.text(at: 9) ?? "") ?? .routineReminder,
+        title: row.text(at: 10) ?? "", body: row.text(at: 11) ?? "", trigger: .date(occurrence),
+        metadata: metadata),
+      sink: row.text(at: 18), reason: row.text(at: 19))
+  }
+
+  /// Forgets the deliveries and answers (`clear --delivered`); returns how many deliveries.
+  /// The delivery watermark stays, so nothing is delivered again.
+  @discardableResult
+  public func clearDeliveries() throws -> Int {
+    try write {
+      try connection.execute("DELETE FROM deliveries")
+      let count = connection.changes
+      try connection.execute("DELETE FROM delivered")
+      return count
+    }
+  }
+
+  // MARK: Answers
+
+  /// Records an answer; returns `false` when the same answer to the same firing was recorded
+  /// already (it is stored once).
+  public func recordAnswer(
+    _ occurrence: Occurrence, action: String, at now: Int64, eventID: Int64?, message: String
+  ) throws -> Bool {
+    try write {
+      let insert = try connection.prepare(
+        """
+        INSERT OR IGNORE INTO answers (request_id, occurrence, action, answered_at, event_id, message)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """)
+      try insert.bind(occurrence.requestID, at: 1)
+      try insert.bind(occurrence.at, at: 2)
+      try insert.bind(action, at: 3)
+      try insert.bind(now, at: 4)
+      if let eventID { try insert.bind(eventID, at: 5) }
+      try insert.bind(message, at: 6)
+      try insert.step()
+      return connection.changes > 0
+    }
+  }
+
+  /// The answer `action` to the firing, if it was given.
+  public func answer(to occurrence: Occurrence, action: String) throws -> AnswerRecord? {
+    try answers(requestID: occurrence.requestID).first {
+      $0.occurrence == occurrence && $0.action == action
+    }
+  }
+
+  /// The answers given in `from..<to` (either bound optional), of `requestID` when given,
+  /// oldest first.
+  public func answers(from: Int64? = nil, to: Int64? = nil, requestID: String? = nil) throws
+    -> [AnswerRecord]
+  {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT request_id, occurrence, action, answered_at, event_id, message FROM answers
+        WHERE answered_at >= ?1 AND answered_at < ?2 AND (?3 IS NULL OR request_id = ?3)
+        ORDER BY answered_at, id
+        """)
+      try select.bind(from ?? Int64.min, at: 1)
+      try select.bind(to ?? Int64.max, at: 2)
+      try select.bind(requestID, at: 3)
+      var result: [AnswerRecord] = []
+      while try select.step() {
+        result.append(
+          AnswerRecord(
+            occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
+            action: select.text(at: 2) ?? "", answeredAt: select.int(at: 3),
+            eventID: select.isNull(at: 4) ? nil : select.int(at: 4),
+            message: select.text(at: 5) ?? ""))
+      }
+      return result
+    }
+  }
+}
