@@ -16,12 +16,14 @@ let package = Package(
       path: "Sources/CSQLite",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
+    // Linux headers Glibc's module leaves out (timerfd, for `routine watch`); no library.
+    .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
     // Models, analytics and time rules. Foundation only; never reads the clock, environment or disk.
     .target(name: "RoutineCore"),
     // SQLite store and file formats.
     .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite"]),
     // Argument parsing, commands and output.
-    .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore"]),
+    .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore", "CSystem"]),
     .executableTarget(name: "routine", dependencies: ["RoutineCLI"]),
     // Reruns the performance targets of docs/performance.md.
     .executableTarget(name: "routine-bench"),

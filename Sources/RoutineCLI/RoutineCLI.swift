@@ -12,7 +12,15 @@ public enum RoutineCLI {
     LogCommand.self, UndoCommand.self, ImportCommand.self, EventsCommand.self,
     EventsDeleteCommand.self, KindsCommand.self, KindsRenameCommand.self, AnalyzeCommand.self,
     BacktestCommand.self, PlanCommand.self, PendingCommand.self, AgendaCommand.self,
-    DeliverCommand.self, RespondCommand.self, AwaitAnswerCommand.self, ClearCommand.self,
+    RemindersCommand.self, RemindersAddCommand.self, RemindersShowCommand.self,
+    RemindersEditCommand.self, RemindersRemoveCommand.self, RemindersEnableCommand.self,
+    RemindersDisableCommand.self, RemindersRestoreCommand.self, RemindersExportCommand.self,
+    RemindersImportCommand.self, HabitsCommand.self, HabitsAddCommand.self,
+    HabitsEditCommand.self, HabitsRemoveCommand.self, TasksCommand.self, TasksAddCommand.self,
+    TasksEditCommand.self, TasksDoneCommand.self, TasksRemoveCommand.self,
+    DeliverCommand.self, WatchCommand.self, RespondCommand.self, AwaitAnswerCommand.self,
+    HistoryCommand.self,
+    WhyCommand.self, StatusCommand.self, DoctorCommand.self, ClearCommand.self,
     SettingsCommand.self, SampleCommand.self, HelpCommand.self,
   ]
 

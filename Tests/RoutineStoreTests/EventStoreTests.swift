@@ -28,7 +28,9 @@ struct EventStoreTests {
     // Opening again applies nothing twice.
     let again = try EventStore(path: path)
     #expect(
-      try again.migrations() == ["0001-events", "0002-planner", "0003-delivery-and-reminders"])
+      try again.migrations() == [
+        "0001-events", "0002-planner", "0003-delivery-and-reminders", "0004-reminder-changes",
+      ])
   }
 
   @Test func aStoreWithUnknownMigrationsIsRefused() throws {

@@ -92,13 +92,18 @@ struct PlannerStoreTests {
     try store.schedule(
       request("routine_A", trigger: .calendar(CalendarTrigger(hour: 7, minute: 0))))
     try store.schedule(request("outlier_1", origin: .outlier, trigger: .date(1)))
-    try store.connection.execute(
-      "INSERT INTO delivered (request_id, category, title, body, delivered_at) VALUES ('routine_A', 'c', 't', 'b', 1)"
-    )
+    for (id, at) in [("routine_A", 1_000), ("routine_A", 2_000)] as [(String, Int64)] {
+      _ = try store.claim(
+        DueOccurrence(
+          request: request(id, trigger: .date(at)), occurrence: Occurrence(requestID: id, at: at),
+          attempt: 0, dueAt: at), outcome: .delivered, late: false, reason: nil, sink: "stdout",
+        at: at)
+    }
     #expect(try store.clearRequests(origin: .learned) == 1)
     #expect(try store.requests().map(\.id) == ["outlier_1"])
-    #expect(try store.clearDelivered() == 1)
-    #expect(try store.deliveredCount() == 0)
+    // Only what is older than the cut goes: newer claims keep firings from repeating.
+    #expect(try store.clearDeliveries(before: 1_500) == 1)
+    #expect(try store.deliveries().map(\.occurrence.at) == [2_000])
     #expect(try store.clearRequests() == 1)
     #expect(try store.requests().isEmpty)
   }

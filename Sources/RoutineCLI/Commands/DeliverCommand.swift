@@ -62,6 +62,15 @@ enum DeliverCommand: Command {
     let now = try context.nowSeconds()
     let store = try context.openStore()
     let report = try Deliverer(store: store, context: context).run(sink: sink, now: now)
+    try show(report, sink: sink, store: store, context: context)
+    return report.failed.isEmpty ? .ok : .ioError
+  }
+
+  /// Says what a run did: JSON lines are the stdout sink's whole output; other sinks get a
+  /// line per delivery and per answer their command gave; failures go to stderr.
+  static func show(
+    _ report: Deliverer.Report, sink: NotificationSink, store: EventStore, context: Context
+  ) throws {
     if sink.name != "stdout" {
       let zone = try context.userTimeZone(try store.settings())
       for record in report.delivered {
@@ -77,7 +86,8 @@ enum DeliverCommand: Command {
         "error: \(record.occurrence.requestID) could not be delivered: \(TerminalText.escaped(reason))"
       )
     }
-    return report.failed.isEmpty ? .ok : .ioError
+    context.output.flush()
+    context.errors.flush()
   }
 }
 
@@ -155,9 +165,30 @@ enum AwaitAnswerCommand: Command {
     let id = words[0]
     guard words.count >= 2 else { throw UsageError("missing COMMAND", command: spec.name) }
     let occurrence = context.arguments.value("occurrence").flatMap(Timestamp.init(iso8601:))
-    let result = try ChildProcess.run(
-      words[1], Array(words.dropFirst(2)), environment: context.environment.variables,
-      input: Data(), timeout: 7 * 86_400)
+    let firing = occurrence.map { Occurrence(requestID: id, at: $0.secondsSince1970) }
+    let result: ChildProcess.Finished
+    do {
+      result = try ChildProcess.run(
+        words[1], Array(words.dropFirst(2)), environment: context.environment.variables,
+        input: Data(), timeout: 7 * 86_400)
+    } catch {
+      if let firing {
+        try context.openStore().noteDelivery(
+          firing, "\(words[1]) failed: \(ErrorReport.describe(error).1)", outcome: .failed)
+      }
+      throw error
+    }
+    guard result.status == 0 else {
+      // The notification was never shown (no daemon, a bad argument): history says so.
+      let detail = result.errors.split(separator: "\n").first.map(String.init) ?? ""
+      if let firing {
+        try context.openStore().noteDelivery(
+          firing,
+          "\((words[1] as NSString).lastPathComponent) exited with status \(result.status)"
+            + (detail.isEmpty ? "" : ": \(detail)"), outcome: .failed)
+      }
+      return .ioError
+    }
     let action = result.output.split(separator: "\n").first.map {
       $0.trimmingCharacters(in: .whitespaces)
     }
@@ -170,9 +201,8 @@ enum AwaitAnswerCommand: Command {
         _ = try Responder(store: store, context: context).answer(
           id: id, action: action, occurrence: occurrence?.secondsSince1970, now: now)
         return .ok
-      } catch let error as StoreError where attempt < 4 {
-        if case .database(let sqlite, _) = error, sqlite.isBusy { continue }
-        throw error
+      } catch let error as StoreError where attempt < 4 && error.isBusy {
+        continue
       }
     }
     return .ok

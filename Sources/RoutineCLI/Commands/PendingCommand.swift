@@ -51,15 +51,17 @@ enum PendingCommand: Command {
       return .ok
     }
     let width = requests.map(\.0.id.count).max() ?? 0
-    for (request, next) in requests {
+    let triggers = requests.map { RequestFormatting.trigger($0.0.trigger, in: zone) }
+    let triggerWidth = max(13, (triggers.map(\.count).max() ?? 0) + 1)
+    for ((request, next), trigger) in zip(requests, triggers) {
       let when =
         next == Int64.max
         ? "no further firing"
         : "next \(EventFormatting.localDateTime(RequestFormatting.stamp(next, zone)))"
       var line =
         HelpFormatter.padded(request.id, to: width + 2)
-        + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 13)
-        + HelpFormatter.padded(when, to: 26) + TerminalText.escaped(request.title)
+        + HelpFormatter.padded(trigger, to: triggerWidth)
+        + HelpFormatter.padded(when, to: 27) + TerminalText.escaped(request.title)
       if let reason = skipped(request, next) {
         line += " (skipped: \(TerminalText.escaped(reason)))"
       }
@@ -95,16 +97,10 @@ enum AgendaCommand: Command {
           zone: zone, clock: clock)
       )
     }
-    func bound(_ name: String) throws(UsageError) -> Int64? {
-      try context.arguments.value(name).map { text throws(UsageError) in
-        try TimeArgument.parse(
-          text, option: name, now: now, zone: zone, timeOfDay: .today, command: spec.name
-        )
-        .secondsSince1970
-      }
-    }
-    let from = try bound("from") ?? Int64(now.timeIntervalSince1970.rounded(.down))
-    let to = try bound("to") ?? from + 7 * 86_400
+    let from =
+      try RangeOptions.bound(context, "from", now: now, zone: zone)
+      ?? Int64(now.timeIntervalSince1970.rounded(.down))
+    let to = try RangeOptions.bound(context, "to", now: now, zone: zone) ?? from + 7 * 86_400
     guard from < to else { throw UsageError("--to must come after --from", command: spec.name) }
     let items = Agenda.items(for: requests, from: from, to: to, in: zone)
     if context.isJSON {
@@ -157,10 +153,13 @@ enum ClearCommand: Command {
     options: [
       .flag("all", "Remove every pending request."),
       .flag("learned", "Remove the learned requests (those 'routine plan' made)."),
-      .flag("delivered", "Forget the notifications already delivered."),
+      .flag(
+        "delivered",
+        "Forget the history of delivered notifications (the last grace period's stays; answers stay)."
+      ),
     ],
     oneOf: ["all", "learned", "delivered"],
-    globals: ["store", "json"])
+    globals: ["store", "now", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let chosen = spec.oneOf.first { context.arguments.flag($0) } ?? "all"
@@ -175,8 +174,11 @@ enum ClearCommand: Command {
       count = try store?.clearRequests(origin: .learned) ?? 0
       text = "\(counted(count, "learned request")) removed."
     default:
-      count = try store?.clearDelivered() ?? 0
-      text = "\(counted(count, "delivered notification")) forgotten."
+      // The grace period's claims stay: they keep those firings from being delivered again.
+      let settings = try store?.settings() ?? PlannerSettings()
+      let cut = try context.nowSeconds() - Int64(settings.graceMinutes + 1) * 60
+      count = try store?.clearDeliveries(before: cut) ?? 0
+      text = "\(counted(count, "delivered notification")) forgotten from the history."
     }
     if context.isJSON {
       context.output.line(

@@ -19,7 +19,7 @@ enum PlanCommand: Command {
     ])
 
   /// What a plan found and did.
-  private struct Outcome {
+  struct Outcome {
     var settings: PlannerSettings
     var zone: TimeZone
     var now: Int64
@@ -36,28 +36,8 @@ enum PlanCommand: Command {
     func plan(_ store: EventStore?, _ settings: PlannerSettings, _ zone: TimeZone) throws
       -> Outcome
     {
-      let window = AnalysisWindow(
-        now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
-      let log = try store?.eventLog(days: window.firstDay...window.today) ?? EventLog()
-      let analysis = RoutineAnalyzer().analyze(log, window: window)
-      let wanted = Planner(
-        settings: settings, messages: ReminderMessages(clock: context.clockStyle(settings))
-      )
-      .requests(for: analysis)
-      let change =
-        try store?.reconcile(wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
-        ?? Reconciler.change(pending: [], wanted: wanted, now: window.now, timeZone: zone)
-      if let store, !dryRun {
-        // The routines reminders are made of, for the outlier check after each logged event.
-        let tolerance = RoutineAnalyzer().configuration.toleranceSeconds
-        try store.saveLearnedRoutines(
-          settings.isEnabled
-            ? analysis.routines.filter { $0.confidence > settings.threshold }.map {
-              LearnedRoutine($0, toleranceSeconds: tolerance)
-            } : [])
-      }
-      return Outcome(
-        settings: settings, zone: zone, now: window.now, wanted: wanted, change: change)
+      try PlanCommand.plan(
+        store, settings: settings, zone: zone, now: now, dryRun: dryRun, context: context)
     }
     let outcome: Outcome
     if dryRun {
@@ -132,5 +112,35 @@ enum PlanCommand: Command {
       output.line("No routine is confident enough yet; 'routine analyze' shows what was found.")
     }
     return .ok
+  }
+
+  /// Plans at `now`, inside the caller's transaction: `routine plan` and `routine watch`'s
+  /// nightly plan.
+  static func plan(
+    _ store: EventStore?, settings: PlannerSettings, zone: TimeZone, now: Date, dryRun: Bool,
+    context: Context
+  ) throws -> Outcome {
+    let window = AnalysisWindow(
+      now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
+    let log = try store?.eventLog(days: window.firstDay...window.today) ?? EventLog()
+    let analysis = RoutineAnalyzer().analyze(log, window: window)
+    let wanted = Planner(
+      settings: settings, messages: ReminderMessages(clock: context.clockStyle(settings))
+    )
+    .requests(for: analysis)
+    let change =
+      try store?.reconcile(wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
+      ?? Reconciler.change(pending: [], wanted: wanted, now: window.now, timeZone: zone)
+    if let store, !dryRun {
+      // The routines reminders are made of, for the outlier check after each logged event.
+      let tolerance = RoutineAnalyzer().configuration.toleranceSeconds
+      try store.saveLearnedRoutines(
+        settings.isEnabled
+          ? analysis.routines.filter { $0.confidence > settings.threshold }.map {
+            LearnedRoutine($0, toleranceSeconds: tolerance)
+          } : [])
+    }
+    return Outcome(
+      settings: settings, zone: zone, now: window.now, wanted: wanted, change: change)
   }
 }

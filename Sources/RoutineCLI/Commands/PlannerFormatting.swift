@@ -34,6 +34,14 @@ enum RequestFormatting {
       secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
   }
 
+  /// `12h`, or `sameDay` (since the local midnight), as `pending --json` shows a look-back.
+  static func lookBackText(_ lookBack: LookBack) -> String {
+    switch lookBack {
+    case .hours(let hours): "\(hours)h"
+    case .sameDay: "sameDay"
+    }
+  }
+
   /// The trigger as documented for `pending --json`.
   static func json(_ trigger: Trigger, in zone: TimeZone) -> JSON {
     switch trigger {
@@ -67,6 +75,10 @@ enum RequestFormatting {
           ("event", .string(metadata.eventKind)),
           ("suggestedTime", .optional(metadata.suggestedTime?.description)),
           ("confidence", .rounded(metadata.confidence, places: 3)),
+          ("reminder", .optional(metadata.reminderID)),
+          ("lookBack", .optional(metadata.lookBack.map(lookBackText))),
+          ("alarm", .bool(metadata.isAlarm)),
+          ("link", .optional(metadata.link?.id)),
         ])
       } ?? .null
     return .object([

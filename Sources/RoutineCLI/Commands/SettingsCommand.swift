@@ -3,7 +3,7 @@ import RoutineCore
 import RoutineStore
 
 /// `routine settings [--enabled B] [--threshold P] [--lead N] [--buffer N] [--window N]
-/// [--time-zone ZONE|none] [--locale NAME]`
+/// [--grace N] [--snooze N] [--time-zone ZONE|none] [--locale NAME]`
 enum SettingsCommand: Command {
   static let spec = CommandSpec(
     name: "settings",
@@ -24,6 +24,11 @@ enum SettingsCommand: Command {
       .value("buffer", "MINUTES", "Extra minutes before leaving home, 0 for none (default 10)."),
       .value("window", "DAYS", "Days of events a plan learns from (default 7)."),
       .value(
+        "grace", "MINUTES",
+        "Reminders up to this late (after downtime) are still delivered, marked late (default 15)."
+      ),
+      .value("snooze", "MINUTES", "Minutes until a snoozed reminder comes back (default 5)."),
+      .value(
         "time-zone", "ZONE|none",
         "The user's IANA time zone, or none to use --tz, $TZ or the system's."),
       .value(
@@ -40,6 +45,8 @@ enum SettingsCommand: Command {
     var lead: Int?
     var buffer: Int?
     var window: Int?
+    var grace: Int?
+    var snooze: Int?
     /// `.some(nil)` unsets the zone.
     var timeZone: String?? = nil
     /// `.some(nil)` forgets the locale (the next write records the environment's).
@@ -47,7 +54,7 @@ enum SettingsCommand: Command {
 
     var isEmpty: Bool {
       enabled == nil && threshold == nil && lead == nil && buffer == nil && window == nil
-        && timeZone == nil && locale == nil
+        && grace == nil && snooze == nil && timeZone == nil && locale == nil
     }
 
     func apply(to settings: inout PlannerSettings) {
@@ -56,6 +63,8 @@ enum SettingsCommand: Command {
       if let lead { settings.leadMinutes = lead }
       if let buffer { settings.bufferMinutes = buffer }
       if let window { settings.windowDays = window }
+      if let grace { settings.graceMinutes = grace }
+      if let snooze { settings.snoozeMinutes = snooze }
       if let timeZone { settings.timeZone = timeZone }
       if let locale { settings.locale = locale }
     }
@@ -84,7 +93,10 @@ enum SettingsCommand: Command {
           ("enabled", .bool(settings.isEnabled)), ("threshold", .number(settings.threshold)),
           ("leadMinutes", .integer(settings.leadMinutes)),
           ("bufferMinutes", .integer(settings.bufferMinutes)),
-          ("windowDays", .integer(settings.windowDays)), ("timeZone", .optional(settings.timeZone)),
+          ("windowDays", .integer(settings.windowDays)),
+          ("graceMinutes", .integer(settings.graceMinutes)),
+          ("snoozeMinutes", .integer(settings.snoozeMinutes)),
+          ("timeZone", .optional(settings.timeZone)),
           ("locale", .optional(settings.locale)), ("store", .string(store)),
           ("removedRequests", removed.map(JSON.integer) ?? .null),
         ]).serialized())
@@ -106,7 +118,10 @@ enum SettingsCommand: Command {
       ("enabled", settings.isEnabled ? "true" : "false"),
       ("threshold", JSON.format(settings.threshold)),
       ("lead minutes", "\(settings.leadMinutes)"), ("buffer minutes", "\(settings.bufferMinutes)"),
-      ("window days", "\(settings.windowDays)"), ("time zone", zone),
+      ("window days", "\(settings.windowDays)"),
+      ("grace minutes", "\(settings.graceMinutes)"),
+      ("snooze minutes", "\(settings.snoozeMinutes)"),
+      ("time zone", zone),
       (
         "locale",
         "\(locale) (times like \(example))"
@@ -168,6 +183,9 @@ enum SettingsCommand: Command {
     change.lead = try minutes("lead", 0...720)
     change.buffer = try minutes("buffer", 0...240)
     change.window = try minutes("window", 1...3660)
+    // Beyond a day, "late" stops meaning anything; delivery looks back a week at most.
+    change.grace = try minutes("grace", 0...1440)
+    change.snooze = try minutes("snooze", 1...1440)
     if let text = arguments.value("time-zone") {
       if text.lowercased() == "none" || text.isEmpty {
         change.timeZone = .some(String?.none)

@@ -102,30 +102,26 @@ struct NotifySendSink: NotificationSink {
   let routine: String
   let storePath: String
   let name = "notify-send"
+  /// Whether a daemon answered, asked once per run, when the first notification is due: a run
+  /// with nothing due starts no process.
+  private let daemon = DaemonState()
+
+  private final class DaemonState: @unchecked Sendable {
+    var checked: Result<Void, SinkError>?
+  }
 
   /// The sink, when this machine can show notifications: `notify-send` on the `PATH` and a
   /// D-Bus session bus (from `DBUS_SESSION_BUS_ADDRESS`, or the usual `/run/user/UID/bus`, so
   /// that cron can deliver to the desktop).
   static func make(environment: [String: String], storePath: String) throws -> NotifySendSink {
-    guard let program = ChildProcess.find("notify-send", path: environment["PATH"]) else {
-      throw SinkError(
-        code: .unavailable,
-        description:
-          "notify-send is not installed; install libnotify-bin (Debian, Ubuntu) or libnotify (Fedora, Arch), or choose --sink stdout or exec"
-      )
+    guard let program = DesktopSession.notifySend(environment) else {
+      throw SinkError(code: .unavailable, description: DesktopSession.missingNotifySend)
+    }
+    guard let bus = DesktopSession.bus(environment) else {
+      throw SinkError(code: .unavailable, description: DesktopSession.missingBus)
     }
     var environment = environment
-    if environment["DBUS_SESSION_BUS_ADDRESS"]?.isEmpty ?? true {
-      let bus = "/run/user/\(getuid())/bus"
-      guard FileManager.default.fileExists(atPath: bus) else {
-        throw SinkError(
-          code: .unavailable,
-          description:
-            "no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set and \(bus) does not exist, so no notification daemon can be reached; run this from your desktop session or use 'routine watch' there (docs/delivery.md)"
-        )
-      }
-      environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(bus)"
-    }
+    environment["DBUS_SESSION_BUS_ADDRESS"] = bus
     return NotifySendSink(
       program: program, environment: environment, routine: ChildProcess.executablePath(),
       storePath: storePath)
@@ -144,6 +140,14 @@ struct NotifySendSink: NotificationSink {
   }
 
   func deliver(_ notification: DeliveredNotification) throws -> String? {
+    if daemon.checked == nil {
+      switch DesktopSession.daemon(environment) {
+      case .answered, .cannotAsk: daemon.checked = .success(())
+      case .silent(let problem):
+        daemon.checked = .failure(SinkError(code: .unavailable, description: problem))
+      }
+    }
+    try daemon.checked?.get()
     let arguments =
       [
         "await-answer", notification.id, "--occurrence", notification.occurrence.iso8601,
@@ -225,7 +229,10 @@ enum ChildProcess {
   }
 
   /// Starts `program` in a session of its own, with standard input, output and error on
-  /// `/dev/null`, and does not wait: it outlives this process (cron does not wait for it).
+  /// `/dev/null`, and does not wait for it: it outlives this process (cron does not wait for
+  /// it). A short-lived `sh` in between starts it in the background and exits, so that the
+  /// program is never this process's child: a long-running `routine watch` collects no zombies.
+  /// The arguments reach it as `"$@"`, never as shell text.
   static func startDetached(_ program: String, _ arguments: [String], environment: [String: String])
     throws
   {
@@ -246,19 +253,22 @@ enum ChildProcess {
       posix_spawn_file_actions_addopen(
         &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
     }
-    let argv = ([program] + arguments).map { strdup($0) } + [nil]
+    let shell = ["/bin/sh", "-c", "\"$@\" &", "sh", program] + arguments
+    let argv = shell.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv { free(pointer) }
       for pointer in envp { free(pointer) }
     }
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+    let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
     guard status == 0 else {
       throw SinkError(
         code: .unavailable,
         description: "cannot start \(program): \(String(cString: strerror(status)))")
     }
+    var exit: Int32 = 0
+    while waitpid(pid, &exit, 0) == -1, errno == EINTR {}
   }
 
   /// The full path of `name` on `path` (a `PATH` value), if it is an executable there.

@@ -48,13 +48,19 @@ public struct DeliveryPolicy: Sendable {
     graceSeconds = Int64(graceMinutes) * 60
   }
 
-  /// Where a run starts looking: after the last run's `checkedUntil`, or, on a first run, the
-  /// grace period back; never more than ``horizonSeconds``.
+  /// Where a run starts looking: the grace period back, or further, to the last run's
+  /// `checkedUntil`, after downtime (so what was missed is recorded as missed); never more than
+  /// ``horizonSeconds``.
+  ///
+  /// Always at least the grace period: a firing can move into the past after a run looked, when
+  /// the time zone changes or a reminder is added or edited, and it is still delivered (late).
+  /// Claims are unique per firing, so looking again delivers nothing twice.
   public func start(checkedUntil: Int64?, now: Int64) -> Int64 {
-    max(checkedUntil ?? (now - graceSeconds), now - DeliveryPolicy.horizonSeconds)
+    max(min(checkedUntil ?? now, now - graceSeconds), now - DeliveryPolicy.horizonSeconds)
   }
 
-  /// The firings of `requests` in `(from, now]`, in order.
+  /// The firings of `requests` in `(from, now]`, in order; none at or before a request's
+  /// ``RequestMetadata/activeSince``.
   public func due(
     _ requests: [NotificationRequest], after from: Int64, through now: Int64, in zone: TimeZone
   )
@@ -63,7 +69,8 @@ public struct DeliveryPolicy: Sendable {
     guard from < now else { return [] }
     let days = ZoneDays(zone, from: from + 1, to: now + 1)
     return requests.flatMap { request in
-      request.trigger.occurrences(from: from + 1, to: now + 1, days: days).map { at in
+      let since = max(from, request.metadata?.activeSince ?? from)
+      return request.trigger.occurrences(from: since + 1, to: now + 1, days: days).map { at in
         DueOccurrence(
           request: request, occurrence: Occurrence(requestID: request.id, at: at), attempt: 0,
           dueAt: at)

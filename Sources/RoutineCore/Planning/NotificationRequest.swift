@@ -90,6 +90,9 @@ public struct RequestMetadata: Hashable, Sendable {
   public var isAlarm: Bool
   /// The habit or task it belongs to: its id (`task-3`) and name.
   public var link: Link?
+  /// Firings at or before this instant are not due: the reminder was defined (or changed, or
+  /// turned on) after them.
+  public var activeSince: Int64?
 
   /// A habit or task a request belongs to.
   public struct Link: Hashable, Sendable {
@@ -109,7 +112,7 @@ public struct RequestMetadata: Hashable, Sendable {
   public init(
     eventKind: String, suggestedTime: TimeOfDay? = nil, confidence: Double? = nil,
     reminderID: String? = nil, lookBack: LookBack? = nil, isAlarm: Bool = false,
-    link: Link? = nil
+    link: Link? = nil, activeSince: Int64? = nil
   ) {
     self.eventKind = eventKind
     self.suggestedTime = suggestedTime
@@ -118,6 +121,7 @@ public struct RequestMetadata: Hashable, Sendable {
     self.lookBack = lookBack
     self.isAlarm = isAlarm
     self.link = link
+    self.activeSince = activeSince
   }
 }
 

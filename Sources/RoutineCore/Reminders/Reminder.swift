@@ -57,13 +57,16 @@ public struct Reminder: Hashable, Sendable {
   public var habitTiming: HabitTiming?
   /// Minutes before a task's due date a task reminder fires.
   public var minutesBefore: Int?
+  /// When it was last added, edited or turned on (seconds since 1970): firings at or before it
+  /// are not delivered, so a reminder added at 09:05 for 09:00 starts tomorrow.
+  public var changedAt: Int64?
 
   /// A reminder; fields that do not apply to `kind` stay `nil`.
   public init(
     id: String, kind: Kind, isEnabled: Bool = true, title: String? = nil, message: String? = nil,
     style: Style = .notification, activity: EventKind? = nil, preset: ActivityPreset? = nil,
     lookBackHours: Int? = nil, schedule: ReminderSchedule? = nil, link: String? = nil,
-    habitTiming: HabitTiming? = nil, minutesBefore: Int? = nil
+    habitTiming: HabitTiming? = nil, minutesBefore: Int? = nil, changedAt: Int64? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -78,6 +81,7 @@ public struct Reminder: Hashable, Sendable {
     self.link = link
     self.habitTiming = habitTiming
     self.minutesBefore = minutesBefore
+    self.changedAt = changedAt
   }
 
   /// The look-backs an activity reminder offers, in hours (the original design's choices).

@@ -73,6 +73,7 @@ public struct ReminderPlanner: Sendable {
     var metadata = metadata
     metadata.reminderID = reminder.id
     metadata.isAlarm = reminder.style == .alarm
+    metadata.activeSince = reminder.changedAt
     return NotificationRequest(
       id: id, origin: .reminder, category: category,
       title: ReminderMessages.fit(title, maximum: ReminderMessages.maximumTitleLength),

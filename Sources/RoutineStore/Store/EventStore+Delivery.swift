@@ -312,7 +312,8 @@ extension EventStore {
   {
     try write {
       let update = try connection.prepare(
-        "UPDATE deliveries SET outcome = ?, reason = coalesce(?, reason), finished_at = ? WHERE id = ?"
+        // Only from 'sending': a detached helper may have recorded a failure first.
+        "UPDATE deliveries SET outcome = ?, reason = coalesce(?, reason), finished_at = ? WHERE id = ? AND outcome = 'sending'"
       )
       try update.bind(outcome.rawValue, at: 1)
       try update.bind(reason, at: 2)
@@ -322,7 +323,8 @@ extension EventStore {
     }
   }
 
-  /// The deliveries decided in `from..<to` (either bound optional), oldest first.
+  /// The deliveries of firings due in `from..<to` (either bound optional), of `requestID` when
+  /// given, oldest first.
   public func deliveries(from: Int64? = nil, to: Int64? = nil, requestID: String? = nil) throws
     -> [DeliveryRecord]
   {
@@ -330,8 +332,8 @@ extension EventStore {
       let select = try connection.prepare(
         """
         SELECT \(EventStore.deliveryColumns) FROM deliveries
-        WHERE decided_at >= ?1 AND decided_at < ?2 AND (?3 IS NULL OR request_id = ?3)
-        ORDER BY decided_at, id
+        WHERE occurrence >= ?1 AND occurrence < ?2 AND (?3 IS NULL OR request_id = ?3)
+        ORDER BY occurrence, attempt, id
         """)
       try select.bind(from ?? Int64.min, at: 1)
       try select.bind(to ?? Int64.max, at: 2)
@@ -408,15 +410,39 @@ extension EventStore {
       sink: row.text(at: 18), reason: row.text(at: 19))
   }
 
-  /// Forgets the deliveries and answers (`clear --delivered`); returns how many deliveries.
-  /// The delivery watermark stays, so nothing is delivered again.
+  /// Forgets the deliveries of firings due before `before` (`clear --delivered`); returns how
+  /// many. Newer ones stay: they are the claims that keep a firing from being delivered twice.
+  /// Answers stay too: they keep a repeated answer from logging twice.
   @discardableResult
-  public func clearDeliveries() throws -> Int {
+  public func clearDeliveries(before: Int64) throws -> Int {
     try write {
-      try connection.execute("DELETE FROM deliveries")
-      let count = connection.changes
-      try connection.execute("DELETE FROM delivered")
-      return count
+      let delete = try connection.prepare("DELETE FROM deliveries WHERE occurrence < ?")
+      try delete.bind(before, at: 1)
+      try delete.step()
+      return connection.changes
+    }
+  }
+
+  /// Adds `note` to the reason of the delivery of `occurrence` (its latest attempt), and sets
+  /// its outcome when given: what a background helper learned later (a desktop notification
+  /// that could not be shown), where `routine history` shows it.
+  public func noteDelivery(
+    _ occurrence: Occurrence, _ note: String, outcome: DeliveryRecord.Outcome? = nil
+  ) throws {
+    try write {
+      let update = try connection.prepare(
+        """
+        UPDATE deliveries
+        SET reason = CASE WHEN reason IS NULL THEN ?3 ELSE reason || '; ' || ?3 END,
+          outcome = coalesce(?4, outcome)
+        WHERE id = (SELECT id FROM deliveries WHERE request_id = ?1 AND occurrence = ?2
+          ORDER BY attempt DESC LIMIT 1)
+        """)
+      try update.bind(occurrence.requestID, at: 1)
+      try update.bind(occurrence.at, at: 2)
+      try update.bind(note, at: 3)
+      try update.bind(outcome?.rawValue, at: 4)
+      try update.step()
     }
   }
 

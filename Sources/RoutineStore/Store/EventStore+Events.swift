@@ -244,3 +244,25 @@ extension EventStore {
     try withDatabase { Int(try connection.scalarInt("SELECT count(*) FROM events") ?? 0) }
   }
 }
+
+extension EventStore {
+  /// SQLite's `quick_check`: the problems it finds, none for a healthy store.
+  public func problems() throws -> [String] {
+    try withDatabase {
+      let check = try connection.prepare("PRAGMA quick_check")
+      var found: [String] = []
+      while try check.step() {
+        if let line = check.text(at: 0), line != "ok" { found.append(line) }
+      }
+      return found
+    }
+  }
+}
+
+extension EventStore {
+  /// SQLite's `data_version`: it changes when another connection commits, never for this one's
+  /// own writes. `routine watch` tells other processes' edits from its own by it.
+  public func dataVersion() throws -> Int64 {
+    try withDatabase { try connection.scalarInt("PRAGMA data_version") ?? 0 }
+  }
+}

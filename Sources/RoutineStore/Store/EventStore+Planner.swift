@@ -147,20 +147,6 @@ extension EventStore {
     try write { try deleteRequests(origin: origin) }
   }
 
-  /// Forgets the delivered notifications; returns how many.
-  @discardableResult
-  public func clearDelivered() throws -> Int {
-    try write {
-      try connection.execute("DELETE FROM delivered")
-      return connection.changes
-    }
-  }
-
-  /// How many delivered notifications are remembered.
-  public func deliveredCount() throws -> Int {
-    try read { Int(try connection.scalarInt("SELECT count(*) FROM delivered") ?? 0) }
-  }
-
   private func deleteRequests(origin: RequestOrigin?) throws -> Int {
     if let origin {
       let delete = try connection.prepare("DELETE FROM requests WHERE origin = ?")

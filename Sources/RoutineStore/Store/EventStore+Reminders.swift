@@ -25,7 +25,7 @@ extension EventStore {
   private static let reminderColumns = """
     id, type, enabled, kind_key, kind_name, preset, title, message, style, repetition, time,
     window_end, weekdays, day_of_month, once_day, look_back, link, habit_timing, timing_value,
-    minutes_before
+    minutes_before, changed_at
     """
 
   /// Every reminder, in the order they were added.
@@ -93,15 +93,17 @@ extension EventStore {
         } : nil,
       preset: row.text(at: 5).flatMap(ActivityPreset.init(rawValue:)), lookBackHours: int(15),
       schedule: schedule, link: row.text(at: 16), habitTiming: habitTiming,
-      minutesBefore: int(19))
+      minutesBefore: int(19), changedAt: Int64(row.int(at: 20)))
   }
 
-  /// Adds `reminder`; an empty id gets the next `reminder-N`. Returns it as stored. A removed
-  /// id is refused: nothing brings a removed reminder back.
+  /// Adds `reminder` at `now` (its ``Reminder/changedAt``); an empty id gets the next
+  /// `reminder-N`. Returns it as stored. A removed id is refused: nothing brings a removed
+  /// reminder back.
   @discardableResult
-  public func addReminder(_ reminder: Reminder) throws -> Reminder {
+  public func addReminder(_ reminder: Reminder, now: Int64) throws -> Reminder {
     try write {
       var reminder = reminder
+      reminder.changedAt = now
       if !reminder.id.isEmpty {
         if try isDeleted(reminder.id) { throw DefinitionError.deleted(reminder.id) }
         if try self.reminder(id: reminder.id) != nil { throw DefinitionError.exists(reminder.id) }
@@ -109,20 +111,19 @@ extension EventStore {
       let placeholder = reminder.id.isEmpty ? "new" : reminder.id
       try saveReminder(reminder, id: placeholder, insert: true)
       if reminder.id.isEmpty {
-        reminder.id = "reminder-\(connection.lastInsertRowID)"
-        let rename = try connection.prepare("UPDATE reminders SET id = ? WHERE id = 'new'")
-        try rename.bind(reminder.id, at: 1)
-        try rename.step()
+        reminder.id = try assignID(prefix: "reminder", table: "reminders")
       }
       return reminder
     }
   }
 
-  /// Replaces the stored reminder with `reminder`'s id; returns whether there was one. Its
-  /// cancellations go (its times may have changed).
+  /// Replaces the stored reminder with `reminder`'s id at `now`; returns whether there was one.
+  /// Its cancellations go (its times may have changed).
   @discardableResult
-  public func updateReminder(_ reminder: Reminder) throws -> Bool {
-    try write {
+  public func updateReminder(_ reminder: Reminder, now: Int64) throws -> Bool {
+    var reminder = reminder
+    reminder.changedAt = now
+    return try write {
       guard try self.reminder(id: reminder.id) != nil else { return false }
       try saveReminder(reminder, id: reminder.id, insert: false)
       try deleteCancellations(reminderID: reminder.id)
@@ -136,15 +137,15 @@ extension EventStore {
       ? """
       INSERT INTO reminders (id, type, enabled, kind_key, kind_name, preset, title, message, style,
         repetition, time, window_end, weekdays, day_of_month, once_day, look_back, link,
-        habit_timing, timing_value, minutes_before, created_at)
+        habit_timing, timing_value, minutes_before, changed_at, created_at)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-        ?19, ?20, strftime('%s', 'now'))
+        ?19, ?20, ?21, strftime('%s', 'now'))
       """
       : """
       UPDATE reminders SET type = ?2, enabled = ?3, kind_key = ?4, kind_name = ?5, preset = ?6,
         title = ?7, message = ?8, style = ?9, repetition = ?10, time = ?11, window_end = ?12,
         weekdays = ?13, day_of_month = ?14, once_day = ?15, look_back = ?16, link = ?17,
-        habit_timing = ?18, timing_value = ?19, minutes_before = ?20
+        habit_timing = ?18, timing_value = ?19, minutes_before = ?20, changed_at = ?21
       WHERE id = ?1
       """
     let statement = try connection.prepare(sql)
@@ -184,6 +185,7 @@ extension EventStore {
       break
     }
     if let minutes = reminder.minutesBefore { try statement.bind(Int64(minutes), at: 20) }
+    try statement.bind(reminder.changedAt ?? 0, at: 21)
     try statement.step()
   }
 
@@ -217,6 +219,25 @@ extension EventStore {
       let select = try connection.prepare("SELECT 1 FROM deleted_ids WHERE id = ?")
       try select.bind(id, at: 1)
       return try select.step()
+    }
+  }
+
+  /// Renames the row just inserted as 'new' to `prefix-N`, N its row number or, when an
+  /// imported definition holds that id already (or held it and was removed), the next free one.
+  private func assignID(prefix: String, table: String) throws -> String {
+    var number = connection.lastInsertRowID
+    let taken = try connection.prepare("SELECT 1 FROM \(table) WHERE id = ?")
+    while true {
+      let id = "\(prefix)-\(number)"
+      taken.reset()
+      try taken.bind(id, at: 1)
+      if try !taken.step(), try !isDeleted(id) {
+        let rename = try connection.prepare("UPDATE \(table) SET id = ? WHERE id = 'new'")
+        try rename.bind(id, at: 1)
+        try rename.step()
+        return id
+      }
+      number += 1
     }
   }
 
@@ -272,10 +293,7 @@ extension EventStore {
       if !habit.id.isEmpty, try isDeleted(habit.id) { throw DefinitionError.deleted(habit.id) }
       try saveHabit(habit, id: habit.id.isEmpty ? "new" : habit.id, insert: true)
       if habit.id.isEmpty {
-        habit.id = "habit-\(connection.lastInsertRowID)"
-        let rename = try connection.prepare("UPDATE habits SET id = ? WHERE id = 'new'")
-        try rename.bind(habit.id, at: 1)
-        try rename.step()
+        habit.id = try assignID(prefix: "habit", table: "habits")
       }
       return habit
     }
@@ -380,10 +398,7 @@ extension EventStore {
       if !task.id.isEmpty, try isDeleted(task.id) { throw DefinitionError.deleted(task.id) }
       try saveTask(task, id: task.id.isEmpty ? "new" : task.id, insert: true)
       if task.id.isEmpty {
-        task.id = "task-\(connection.lastInsertRowID)"
-        let rename = try connection.prepare("UPDATE tasks SET id = ? WHERE id = 'new'")
-        try rename.bind(task.id, at: 1)
-        try rename.step()
+        task.id = try assignID(prefix: "task", table: "tasks")
       }
       return task
     }

@@ -223,5 +223,16 @@ struct Migration {
         );
         CREATE INDEX learned_routines_by_kind ON learned_routines(kind_key);
         """),
+    Migration(
+      name: "0004-reminder-changes",
+      sql: """
+        -- When a reminder was last added, edited or turned on: its earlier firings are not due.
+        ALTER TABLE reminders ADD COLUMN changed_at INTEGER NOT NULL DEFAULT 0;
+        UPDATE reminders SET changed_at = created_at;
+        -- History lists deliveries by the time they were due.
+        CREATE INDEX deliveries_by_occurrence ON deliveries(occurrence);
+        -- Nothing wrote the delivered table of 0002; deliveries replaces it.
+        DROP TABLE delivered;
+        """),
   ]
 }

@@ -25,6 +25,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// The file is a damaged SQLite database.
   case damaged(path: String, detail: String)
 
+  /// Whether another process held the store for longer than the busy timeout.
+  public var isBusy: Bool {
+    if case .database(let error, _) = self { return error.isBusy }
+    return false
+  }
+
   /// A textual representation: a sentence saying what failed and where.
   public var description: String {
     switch self {

@@ -1,0 +1,405 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// The JSON of reminder, habit and task definitions (docs/formats.md), for export and import.
+enum Definitions {
+  static func habitJSON(_ habit: Habit) -> JSON {
+    var members: [(String, JSON)] = [
+      ("id", .string(habit.id)), ("name", .string(habit.name.name)),
+      ("repeat", .string(habit.repetition.rawValue)),
+    ]
+    if habit.repetition == .weekly { members.append(("days", .string(habit.weekdays.description))) }
+    if let day = habit.dayOfMonth { members.append(("day", .integer(day))) }
+    if let window = habit.window {
+      members.append(("window", .string("\(window.lowerBound)-\(window.upperBound)")))
+    }
+    return .object(members)
+  }
+
+  static func taskJSON(_ task: TodoTask, zone: TimeZone) -> JSON {
+    .object([
+      ("id", .string(task.id)), ("name", .string(task.name.name)),
+      ("due", .string(task.due.iso8601)), ("done", .optional(task.doneAt?.iso8601)),
+    ])
+  }
+
+  /// A problem at a field: `reminders[2].schedule.at: expected HH:MM, found '25:00'`.
+  struct FieldError: Error, CustomStringConvertible {
+    var field: String
+    var message: String
+    var description: String { "\(field): \(message)" }
+  }
+
+  /// Reads one definitions document.
+  struct Reader {
+    let object: [String: Any]
+
+    func string(_ value: Any?, _ field: String, optional: Bool = false) throws -> String? {
+      if value == nil || value is NSNull {
+        if optional { return nil }
+        throw FieldError(field: field, message: "expected a string, found nothing")
+      }
+      guard let text = value as? String else {
+        throw FieldError(field: field, message: "expected a string, found \(kind(of: value))")
+      }
+      return text
+    }
+
+    func int(_ value: Any?, _ field: String) throws -> Int? {
+      if value == nil || value is NSNull { return nil }
+      guard let number = value as? NSNumber, !(value is Bool),
+        Double(number.intValue) == number.doubleValue
+      else {
+        throw FieldError(field: field, message: "expected a whole number, found \(kind(of: value))")
+      }
+      return number.intValue
+    }
+
+    func time(_ value: Any?, _ field: String) throws -> TimeOfDay? {
+      guard let text = try string(value, field, optional: true) else { return nil }
+      guard let time = TimeArgument.time(text) else {
+        throw FieldError(field: field, message: "expected HH:MM, found '\(text)'")
+      }
+      return time
+    }
+
+    func kind(of value: Any?) -> String {
+      switch value {
+      case is String: "a string"
+      case is Bool: "a boolean"
+      case is NSNumber: "a number"
+      case is [Any]: "an array"
+      case is [String: Any]: "an object"
+      default: "nothing"
+      }
+    }
+
+    func habits() throws -> [Habit] {
+      guard let list = object["habits"] else { return [] }
+      guard let items = list as? [[String: Any]] else {
+        throw FieldError(field: "habits", message: "expected an array of objects")
+      }
+      return try items.enumerated().map { index, item in
+        let field = "habits[\(index)]"
+        guard let name = EventKind(try string(item["name"], "\(field).name") ?? "") else {
+          throw FieldError(field: "\(field).name", message: "expected a name, found an empty one")
+        }
+        let repeatText = try string(item["repeat"], "\(field).repeat", optional: true) ?? "daily"
+        guard let repetition = Repetition(rawValue: repeatText), repetition != .once else {
+          throw FieldError(
+            field: "\(field).repeat",
+            message: "expected daily, weekly or monthly, found '\(repeatText)'")
+        }
+        var days = WeekdaySet.everyDay
+        if let text = try string(item["days"], "\(field).days", optional: true) {
+          guard let parsed = WeekdaySet(parsing: text) else {
+            throw FieldError(
+              field: "\(field).days",
+              message: "expected mon,tue,..., weekdays, weekends or daily, found '\(text)'")
+          }
+          days = parsed
+        }
+        var window: ClosedRange<TimeOfDay>?
+        if let text = try string(item["window"], "\(field).window", optional: true) {
+          switch HabitsAddCommand.window(text) {
+          case .success(let range): window = range
+          case .failure(let problem):
+            throw FieldError(field: "\(field).window", message: problem.message)
+          }
+        }
+        let day = try int(item["day"], "\(field).day")
+        if let day, !(1...31).contains(day) {
+          throw FieldError(
+            field: "\(field).day", message: "expected a day from 1 to 31, found \(day)")
+        }
+        return Habit(
+          id: try string(item["id"], "\(field).id", optional: true) ?? "", name: name,
+          repetition: repetition, weekdays: days, dayOfMonth: day, window: window)
+      }
+    }
+
+    func tasks() throws -> [TodoTask] {
+      guard let list = object["tasks"] else { return [] }
+      guard let items = list as? [[String: Any]] else {
+        throw FieldError(field: "tasks", message: "expected an array of objects")
+      }
+      return try items.enumerated().map { index, item in
+        let field = "tasks[\(index)]"
+        guard let name = EventKind(try string(item["name"], "\(field).name") ?? "") else {
+          throw FieldError(field: "\(field).name", message: "expected a name, found an empty one")
+        }
+        let dueText = try string(item["due"], "\(field).due") ?? ""
+        guard let due = Timestamp(iso8601: dueText) else {
+          throw FieldError(
+            field: "\(field).due",
+            message: "expected \(Timestamp.expectedFormat), found '\(dueText)'")
+        }
+        var done: Timestamp?
+        if let text = try string(item["done"], "\(field).done", optional: true) {
+          guard let parsed = Timestamp(iso8601: text) else {
+            throw FieldError(
+              field: "\(field).done",
+              message: "expected \(Timestamp.expectedFormat), found '\(text)'")
+          }
+          done = parsed
+        }
+        return TodoTask(
+          id: try string(item["id"], "\(field).id", optional: true) ?? "", name: name, due: due,
+          doneAt: done)
+      }
+    }
+
+    func reminders() throws -> [Reminder] {
+      guard let list = object["reminders"] else { return [] }
+      guard let items = list as? [[String: Any]] else {
+        throw FieldError(field: "reminders", message: "expected an array of objects")
+      }
+      return try items.enumerated().map { index, item in
+        let field = "reminders[\(index)]"
+        let typeText = try string(item["type"], "\(field).type") ?? ""
+        guard let kind = Reminder.Kind(rawValue: typeText) else {
+          throw FieldError(
+            field: "\(field).type",
+            message: "expected activity, general, habit or task, found '\(typeText)'")
+        }
+        var reminder = Reminder(
+          id: try string(item["id"], "\(field).id", optional: true) ?? "", kind: kind)
+        reminder.isEnabled = (item["enabled"] as? Bool) ?? true
+        if let name = try string(item["preset"], "\(field).preset", optional: true) {
+          guard let preset = ActivityPreset(named: name) else {
+            throw FieldError(
+              field: "\(field).preset",
+              message: "expected mindfulness, workout or noalc, found '\(name)'")
+          }
+          reminder.preset = preset
+        }
+        reminder.activity =
+          try string(item["activity"], "\(field).activity", optional: true)
+          .flatMap(EventKind.init) ?? reminder.preset?.kind
+        reminder.title = try string(item["title"], "\(field).title", optional: true)
+        reminder.message = try string(item["message"], "\(field).message", optional: true)
+        let styleText =
+          try string(item["style"], "\(field).style", optional: true) ?? "notification"
+        guard let style = Reminder.Style(rawValue: styleText) else {
+          throw FieldError(
+            field: "\(field).style", message: "expected notification or alarm, found '\(styleText)'"
+          )
+        }
+        reminder.style = style
+        if let schedule = item["schedule"] {
+          guard let fields = schedule as? [String: Any] else {
+            throw FieldError(field: "\(field).schedule", message: "expected an object")
+          }
+          reminder.schedule = try self.schedule(fields, field: "\(field).schedule")
+        }
+        reminder.lookBackHours = try int(item["lookbackHours"], "\(field).lookbackHours")
+        if let hours = reminder.lookBackHours, !Reminder.lookBackChoices.contains(hours) {
+          throw FieldError(
+            field: "\(field).lookbackHours",
+            message: "expected 1, 3, 6, 12, 24 or 48, found \(hours)")
+        }
+        reminder.link = try string(item["link"], "\(field).link", optional: true)
+        if let timing = try string(item["habitTiming"], "\(field).habitTiming", optional: true) {
+          let words = timing.split(separator: " ").map(String.init)
+          switch (words.first, words.count) {
+          case ("windowStart", 1): reminder.habitTiming = .windowStart
+          case ("at", 2):
+            guard let time = TimeArgument.time(words[1]) else { fallthrough }
+            reminder.habitTiming = .at(time)
+          case ("beforeWindow", 2):
+            guard let minutes = Int(words[1]) else { fallthrough }
+            reminder.habitTiming = .beforeWindow(minutes: minutes)
+          default:
+            throw FieldError(
+              field: "\(field).habitTiming",
+              message:
+                "expected 'windowStart', 'at HH:MM' or 'beforeWindow MINUTES', found '\(timing)'")
+          }
+        }
+        reminder.minutesBefore = try int(item["minutesBefore"], "\(field).minutesBefore")
+        switch kind {
+        case .activity where reminder.activity == nil || reminder.schedule == nil:
+          throw FieldError(
+            field: field, message: "an activity reminder needs activity and schedule")
+        case .general where reminder.message == nil || reminder.schedule == nil:
+          throw FieldError(field: field, message: "a general reminder needs message and schedule")
+        case .habit where reminder.link == nil, .task where reminder.link == nil:
+          throw FieldError(
+            field: "\(field).link", message: "expected the id of its \(kind.rawValue)")
+        default: break
+        }
+        return reminder
+      }
+    }
+
+    func schedule(_ fields: [String: Any], field: String) throws -> ReminderSchedule {
+      let repeatText = try string(fields["repeat"], "\(field).repeat") ?? ""
+      guard let repetition = Repetition(rawValue: repeatText) else {
+        throw FieldError(
+          field: "\(field).repeat",
+          message: "expected once, daily, weekly or monthly, found '\(repeatText)'")
+      }
+      guard let time = try self.time(fields["at"], "\(field).at") else {
+        throw FieldError(field: "\(field).at", message: "expected HH:MM, found nothing")
+      }
+      var schedule = ReminderSchedule(repetition: repetition, time: time)
+      schedule.windowEnd = try self.time(fields["windowEnd"], "\(field).windowEnd")
+      if let text = try string(fields["days"], "\(field).days", optional: true) {
+        guard let days = WeekdaySet(parsing: text) else {
+          throw FieldError(
+            field: "\(field).days",
+            message: "expected mon,tue,..., weekdays, weekends or daily, found '\(text)'")
+        }
+        schedule.weekdays = days
+      }
+      schedule.dayOfMonth = try int(fields["day"], "\(field).day")
+      if let day = schedule.dayOfMonth, !(1...31).contains(day) {
+        throw FieldError(
+          field: "\(field).day", message: "expected a day from 1 to 31, found \(day)")
+      }
+      if repetition == .monthly, schedule.dayOfMonth == nil {
+        throw FieldError(
+          field: "\(field).day", message: "expected a day of the month for a monthly schedule")
+      }
+      if let text = try string(fields["date"], "\(field).date", optional: true) {
+        guard let date = TimeArgument.date(text) else {
+          throw FieldError(field: "\(field).date", message: "expected YYYY-MM-DD, found '\(text)'")
+        }
+        schedule.date = date
+      }
+      if repetition == .once, schedule.date == nil {
+        throw FieldError(field: "\(field).date", message: "expected a date for a one-time schedule")
+      }
+      return schedule
+    }
+  }
+}
+
+/// `routine reminders export [--output FILE]`
+enum RemindersExportCommand: Command {
+  static let spec = CommandSpec(
+    name: "reminders export",
+    summary: "Write every reminder, habit and task definition as JSON.",
+    discussion: "The format is in docs/formats.md; 'routine reminders import' reads it back.",
+    options: [.value("output", "FILE", "Write to FILE instead of stdout (replaced atomically).")],
+    globals: ["store", "tz"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let store = try context.openExistingStore()
+    let zone =
+      (try? context.userTimeZone(try store?.settings() ?? PlannerSettings()))
+      ?? TimeZone(secondsFromGMT: 0)!
+    let document =
+      JSON.object([
+        ("format", .string("routine-definitions")), ("version", .integer(1)),
+        ("habits", .array(try (store?.habits() ?? []).map(Definitions.habitJSON))),
+        ("tasks", .array(try (store?.tasks() ?? []).map { Definitions.taskJSON($0, zone: zone) })),
+        ("reminders", .array(try (store?.reminders() ?? []).map(ReminderFormatting.json))),
+      ]).serialized() + "\n"
+    if let path = context.arguments.value("output"), path != "-" {
+      let writer = try FileWriter(path: path)
+      try writer.write(document)
+      try writer.finish()
+    } else {
+      context.output.writeVerbatim(document)
+    }
+    return .ok
+  }
+}
+
+/// `routine reminders import FILE`
+enum RemindersImportCommand: Command {
+  static let spec = CommandSpec(
+    name: "reminders import",
+    summary: "Read reminder, habit and task definitions from JSON (as 'reminders export' writes).",
+    discussion: """
+      Everything is checked first, and an error names the field ('reminders[2].schedule.at:
+      expected HH:MM'); then all is added in one transaction, or nothing. Definitions whose id
+      exists are left as they are (importing twice adds nothing); removed ids stay removed.
+      """,
+    arguments: [ArgumentSpec("FILE", "The JSON file, or - for standard input.")],
+    globals: ["store", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let path = context.arguments.arguments[0]
+    let data: Data
+    if path == "-" {
+      data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+      guard let contents = FileManager.default.contents(atPath: path) else {
+        throw FileError.cannotOpen(path: path, reason: FileSystem.errorText())
+      }
+      data = contents
+    }
+    let name = displayName(path)
+    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+      throw CommandError(
+        .dataError, "\(name): expected a JSON object with habits, tasks and reminders")
+    }
+    let reader = Definitions.Reader(object: object)
+    let habits: [Habit]
+    let tasks: [TodoTask]
+    let reminders: [Reminder]
+    do {
+      habits = try reader.habits()
+      tasks = try reader.tasks()
+      reminders = try reader.reminders()
+    } catch let error as Definitions.FieldError {
+      throw CommandError(.dataError, "\(name): \(error)")
+    }
+    let now = try context.nowSeconds()
+    var added = 0
+    var kept: [String] = []
+    var refused: [String] = []
+    try context.writing { store, settings, _ in
+      for habit in habits {
+        if try store.isDeleted(habit.id) { refused.append(habit.id); continue }
+        if !habit.id.isEmpty, try store.habit(id: habit.id) != nil {
+          kept.append(habit.id)
+          continue
+        }
+        if let same = try store.habit(id: habit.name.name) {
+          throw CommandError(
+            .dataError,
+            "\(name): habit '\(habit.name.name)' exists already as \(same.id); a habit's name is its own"
+          )
+        }
+        try store.addHabit(habit)
+        added += 1
+      }
+      for task in tasks {
+        if try store.isDeleted(task.id) { refused.append(task.id); continue }
+        if !task.id.isEmpty, try store.task(id: task.id) != nil { kept.append(task.id); continue }
+        try store.addTask(task)
+        added += 1
+      }
+      for reminder in reminders {
+        if try store.isDeleted(reminder.id) { refused.append(reminder.id); continue }
+        if !reminder.id.isEmpty, try store.reminder(id: reminder.id) != nil {
+          kept.append(reminder.id)
+          continue
+        }
+        if let link = reminder.link, try store.habit(id: link) == nil,
+          try store.task(id: link) == nil
+        {
+          throw CommandError(
+            .dataError,
+            "\(name): \(reminder.id.isEmpty ? "a reminder" : reminder.id) links to '\(link)', which is neither a habit nor a task here"
+          )
+        }
+        try store.addReminder(reminder, now: now)
+        added += 1
+      }
+      _ = settings
+      context.output.line(
+        "\(name): \(counted(added, "definition")) added, \(kept.count) already present"
+          + (refused.isEmpty
+            ? "."
+            : ", \(refused.count) removed before and left out (\(refused.joined(separator: ", "))).")
+      )
+      try context.output.deliver()
+    }
+    return .ok
+  }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine doctor`: whether reminders can reach the person here.
+enum DoctorCommand: Command {
+  static let spec = CommandSpec(
+    name: "doctor",
+    summary: "Check that reminders can be delivered here: store, zone, sinks, cron or timers.",
+    discussion: """
+      The store's path and health (SQLite's quick check), the time zone and where it comes
+      from, when delivery last ran, whether each sink can deliver here (notify-send installed,
+      a D-Bus session, a notification daemon answering), and the crontab lines and systemd user
+      units that run routine. Exits 0 when nothing stops delivery, 1 when something does (a
+      damaged store, an unknown zone); what only limits it (no notify-send, no schedule) is a
+      warning. Reads only.
+      """,
+    globals: ["store", "now", "tz", "json"])
+
+  /// One finding.
+  struct Check {
+    enum Level: String { case ok, warning, problem, info }
+    var area: String
+    var level: Level
+    var text: String
+  }
+
+  static func run(_ context: Context) throws -> ExitCode {
+    var checks: [Check] = []
+    let now = try context.nowSeconds()
+    checks += storeChecks(context, now: now)
+    checks += sinkChecks(context)
+    checks += scheduleChecks(context)
+    let failed = checks.contains { $0.level == .problem }
+    if context.isJSON {
+      context.output.line(
+        JSON.object([
+          ("ok", .bool(!failed)),
+          (
+            "checks",
+            .array(
+              checks.map {
+                .object([
+                  ("area", .string($0.area)), ("level", .string($0.level.rawValue)),
+                  ("text", .string($0.text)),
+                ])
+              })
+          ),
+        ]).serialized())
+    } else {
+      context.output.line("routine \(RoutineCLI.version)")
+      let width = (checks.map(\.area.count).max() ?? 0) + 2
+      for check in checks {
+        let mark =
+          switch check.level {
+          case .ok, .info: ""
+          case .warning: "warning: "
+          case .problem: "PROBLEM: "
+          }
+        context.output.line(
+          HelpFormatter.padded(check.area, to: width) + mark + TerminalText.escaped(check.text))
+      }
+      let problems = checks.filter { $0.level == .problem }.count
+      let warnings = checks.filter { $0.level == .warning }.count
+      context.output.line(
+        problems == 0 && warnings == 0
+          ? "All good."
+          : "\(counted(problems, "problem")), \(counted(warnings, "warning")).")
+    }
+    return failed ? .failure : .ok
+  }
+
+  private static func storeChecks(_ context: Context, now: Int64) -> [Check] {
+    var checks: [Check] = []
+    let path: String
+    do {
+      path = try context.storePath()
+    } catch {
+      return [Check(area: "store", level: .problem, text: ErrorReport.describe(error).1)]
+    }
+    let shown = context.displayPath(path)
+    var settings = PlannerSettings()
+    do {
+      if let store = try context.openExistingStore() {
+        let problems = try store.problems()
+        if problems.isEmpty {
+          let events = try store.count()
+          let reminders = try store.reminders()
+          settings = try store.settings()
+          let requests = try store.pendingRequests(clock: context.clockStyle(settings))
+          checks.append(
+            Check(
+              area: "store", level: .ok,
+              text:
+                "\(shown): healthy\(store.isReadOnly ? ", read-only for you" : ""); \(counted(events, "event")), \(counted(reminders.count, "reminder")), \(counted(requests.count, "pending request"))"
+            ))
+          if store.isReadOnly {
+            checks.append(
+              Check(
+                area: "store", level: .problem,
+                text: "routine cannot write \(shown): answers and deliveries cannot be recorded"))
+          }
+          checks.append(deliveryCheck(store, now: now, requests: requests.count, context: context))
+        } else {
+          checks.append(
+            Check(
+              area: "store", level: .problem,
+              text:
+                "\(shown) is damaged: \(problems.prefix(3).joined(separator: "; ")); restore it from a backup"
+            ))
+        }
+      } else {
+        checks.append(
+          Check(
+            area: "store", level: .info,
+            text: "\(shown): not created yet ('routine log' or 'routine reminders add' creates it)")
+        )
+      }
+    } catch {
+      checks.append(Check(area: "store", level: .problem, text: ErrorReport.describe(error).1))
+    }
+    do {
+      let zone = try context.userTimeZone(settings)
+      let source =
+        settings.timeZone != nil
+        ? "from the store's settings"
+        : context.arguments.value("tz") != nil
+          ? "from --tz"
+          : context.environment.variables["TZ"].map { _ in "from $TZ" } ?? "the system's"
+      checks.append(
+        Check(
+          area: "time zone", level: .ok,
+          text:
+            "\(ZoneNames.display(zone)) (\(source))"
+            + (settings.timeZone == nil
+              ? "; cron has no $TZ: fix it with 'routine settings --time-zone \(ZoneNames.display(zone))'"
+              : "")))
+    } catch {
+      checks.append(Check(area: "time zone", level: .problem, text: error.message))
+    }
+    return checks
+  }
+
+  private static func deliveryCheck(
+    _ store: EventStore, now: Int64, requests: Int, context: Context
+  ) -> Check {
+    let last = (try? store.state(Deliverer.watermark)).flatMap { $0 }.flatMap { Int64($0) }
+    guard let last else {
+      return Check(
+        area: "delivery", level: requests > 0 ? .warning : .info,
+        text:
+          "'routine deliver' has never run on this store"
+          + (requests > 0 ? ": nothing reminds you yet (docs/delivery.md)" : ""))
+    }
+    let minutes = max(0, (now - last) / 60)
+    let zone = (try? context.userTimeZone(try store.settings())) ?? TimeZone(secondsFromGMT: 0)!
+    let when = EventFormatting.localDateTime(TimeArgument.stamp(last, zone))
+    let ago = minutes == 0 ? "less than a minute ago" : "\(counted(Int(minutes), "minute")) ago"
+    // A watch sleeps until something is due; cron runs deliver every minute.
+    return Check(
+      area: "delivery", level: minutes > 24 * 60 && requests > 0 ? .warning : .ok,
+      text: "last ran \(when) (\(ago))")
+  }
+
+  private static func sinkChecks(_ context: Context) -> [Check] {
+    let environment = context.environment.variables
+    var checks = [Check(area: "sink stdout", level: .ok, text: "can deliver (JSON lines)")]
+    checks.append(
+      FileManager.default.isExecutableFile(atPath: "/bin/sh")
+        ? Check(area: "sink exec", level: .ok, text: "can deliver (/bin/sh)")
+        : Check(area: "sink exec", level: .warning, text: "/bin/sh is missing"))
+    guard let program = DesktopSession.notifySend(environment) else {
+      checks.append(
+        Check(area: "sink notify-send", level: .warning, text: DesktopSession.missingNotifySend))
+      return checks
+    }
+    guard let bus = DesktopSession.bus(environment) else {
+      checks.append(
+        Check(area: "sink notify-send", level: .warning, text: DesktopSession.missingBus))
+      return checks
+    }
+    switch DesktopSession.daemon(environment) {
+    case .answered(let name):
+      checks.append(
+        Check(
+          area: "sink notify-send", level: .ok,
+          text: "can deliver (\(program), session bus \(bus), daemon \(name))"))
+    case .cannotAsk:
+      checks.append(
+        Check(
+          area: "sink notify-send", level: .warning,
+          text:
+            "\(program) and session bus \(bus) found; whether a daemon answers is unknown (install gdbus or dbus-send to check)"
+        ))
+    case .silent(let problem):
+      checks.append(Check(area: "sink notify-send", level: .warning, text: problem))
+    }
+    return checks
+  }
+
+  private static func scheduleChecks(_ context: Context) -> [Check] {
+    var checks: [Check] = []
+    let environment = context.environment.variables
+    if let crontab = ChildProcess.find("crontab", path: environment["PATH"]),
+      let result = try? ChildProcess.run(
+        crontab, ["-l"], environment: environment, input: Data(), timeout: 5),
+      result.status == 0
+    {
+      for line in result.output.split(separator: "\n")
+      where line.contains("routine") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+        checks.append(Check(area: "cron", level: .ok, text: String(line)))
+      }
+    }
+    let home = environment["HOME"] ?? ""
+    let configHome =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? "\(home)/.config"
+    let units = "\(configHome)/systemd/user"
+    if let names = try? FileManager.default.contentsOfDirectory(atPath: units) {
+      for name in names.sorted()
+      where (name.hasSuffix(".service") || name.hasSuffix(".timer"))
+        && ((try? String(contentsOfFile: "\(units)/\(name)", encoding: .utf8))?.contains("routine")
+          ?? false)
+      {
+        checks.append(
+          Check(area: "systemd", level: .ok, text: context.displayPath("\(units)/\(name)")))
+      }
+    }
+    if checks.isEmpty {
+      checks.append(
+        Check(
+          area: "schedule", level: .warning,
+          text:
+            "no crontab line or systemd user unit runs routine; docs/delivery.md has both, and 'routine watch'"
+        ))
+    }
+    return checks
+  }
+}

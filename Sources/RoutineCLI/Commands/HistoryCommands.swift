@@ -1,0 +1,326 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// One line of `routine history`: a delivery decision, an answer, or a cancellation made when an
+/// activity was logged.
+struct HistoryEntry {
+  enum Kind: String {
+    case delivery, answer, cancellation
+  }
+
+  var kind: Kind
+  /// When it happened: the firing for a delivery, the answer's time, the cancelled firing.
+  var at: Int64
+  var requestID: String
+  var occurrence: Int64
+  var title: String
+  /// delivered, missed, suppressed, cancelled, failed, sending; the action; cancelled/restored.
+  var what: String
+  var late = false
+  var attempt = 0
+  var alert = false
+  var sink: String?
+  var reason: String?
+
+  init(_ record: DeliveryRecord) {
+    kind = .delivery
+    at = record.occurrence.at + Int64(record.attempt) * Int64(Reminder.alarmInterval) * 60
+    requestID = record.occurrence.requestID
+    occurrence = record.occurrence.at
+    title = record.request.title
+    what = record.outcome.rawValue
+    late = record.isLate
+    attempt = record.attempt
+    alert = record.request.origin == .outlier
+    sink = record.sink
+    reason = record.reason
+  }
+
+  init(_ answer: AnswerRecord) {
+    kind = .answer
+    at = answer.answeredAt
+    requestID = answer.occurrence.requestID
+    occurrence = answer.occurrence.at
+    title = ""
+    what = answer.action
+    reason = answer.message
+  }
+
+  init(_ stored: StoredCancellation, clock: ClockStyle, title: String) {
+    kind = .cancellation
+    at = stored.cancellation.occurrence.at
+    requestID = stored.cancellation.occurrence.requestID
+    occurrence = stored.cancellation.occurrence.at
+    self.title = title
+    what = stored.restoredAt == nil ? "will skip" : "restored"
+    reason = ForwardCheck.reason(
+      kind: stored.cancellation.eventKind, at: stored.cancellation.eventAt, clock: clock)
+  }
+
+  func json(zone: TimeZone) -> JSON {
+    var members: [(String, JSON)] = [
+      ("type", .string(kind.rawValue)), ("at", .string(TimeArgument.stamp(at, zone).iso8601)),
+      ("id", .string(requestID)),
+      ("occurrence", .string(TimeArgument.stamp(occurrence, zone).iso8601)),
+    ]
+    switch kind {
+    case .delivery:
+      members += [
+        ("outcome", .string(what)), ("late", .bool(late)), ("attempt", .integer(attempt)),
+        ("alert", .bool(alert)), ("title", .string(title)), ("sink", .optional(sink)),
+        ("reason", .optional(reason)),
+      ]
+    case .answer:
+      members += [("action", .string(what)), ("message", .optional(reason))]
+    case .cancellation:
+      members += [
+        ("restored", .bool(what == "restored")), ("title", .string(title)),
+        ("reason", .optional(reason)),
+      ]
+    }
+    return .object(members)
+  }
+
+  /// `Sat 2026-11-21 06:50  delivered   reminder-5  Do Stretch (late)`.
+  func text(zone: TimeZone, clock: ClockStyle, idWidth: Int) -> String {
+    let stamp = EventFormatting.localDateTime(TimeArgument.stamp(at, zone))
+    var label: String
+    var detail: String
+    switch kind {
+    case .delivery:
+      label = alert && what == "delivered" ? "alerted" : what
+      if attempt > 0 { label += " again" }
+      detail = TerminalText.escaped(title)
+      var notes: [String] = []
+      if late && what == "delivered" { notes.append("late") }
+      if attempt > 0 { notes.append("ring \(attempt + 1)") }
+      if let reason { notes.append(TerminalText.escaped(reason)) }
+      if !notes.isEmpty { detail += " (\(notes.joined(separator: "; ")))" }
+    case .answer:
+      label = "answered"
+      let firing = EventFormatting.localDateTime(TimeArgument.stamp(occurrence, zone))
+      detail = "'\(TerminalText.escaped(what))' to the firing of \(firing)"
+      if let reason { detail += ": \(TerminalText.escaped(reason))" }
+    case .cancellation:
+      label = what
+      detail =
+        TerminalText.escaped(title)
+        + (reason.map {
+          " (\(what == "restored" ? "restored after " : "")\(TerminalText.escaped($0)))"
+        }
+          ?? "")
+    }
+    return "\(stamp)  \(HelpFormatter.padded(label, to: 16))"
+      + "\(HelpFormatter.padded(TerminalText.escaped(requestID), to: idWidth + 2))\(detail)"
+  }
+}
+
+/// The `--from` and `--to` of `history` and `agenda`, read in the user's zone.
+enum RangeOptions {
+  static func bound(
+    _ context: Context, _ name: String, now: Date, zone: TimeZone
+  ) throws(UsageError) -> Int64? {
+    try context.arguments.value(name).map { text throws(UsageError) in
+      try TimeArgument.parse(
+        text, option: name, now: now, zone: zone, timeOfDay: .today, command: context.command
+      )
+      .secondsSince1970
+    }
+  }
+}
+
+/// `routine history [--from TIME] [--to TIME] [--id ID]`
+enum HistoryCommand: Command {
+  static let spec = CommandSpec(
+    name: "history",
+    summary: "List what became of each firing: delivered, late, missed, skipped, answered.",
+    discussion: """
+      Deliveries (late or not), alarms ringing again, outlier alerts, firings missed after
+      downtime, firings skipped because the activity was logged (suppressed at fire time, or
+      cancelled when it was logged), failed deliveries, and answers with what they logged; and
+      the cancellations still ahead. The range defaults to the 7 days before now; --from is
+      inclusive, --to exclusive.
+      """,
+    options: [
+      .value(
+        "from", "TIME",
+        "The start: ISO 8601 with offset, a local date and time, a date, today, yesterday or a time today (default: 7 days ago)."
+      ),
+      .value("to", "TIME", "The end, in the same forms (default: now, and what is ahead)."),
+      .value("id", "ID", "Only this request, or every request of reminder ID."),
+    ])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let now = try context.requireNow()
+    let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+    let only = context.arguments.value("id")
+    let (entries, zone, clock) = try context.reading { store, settings, zone in
+      let clock = context.clockStyle(settings)
+      let from =
+        try RangeOptions.bound(context, "from", now: now, zone: zone) ?? seconds - 7 * 86_400
+      let explicitEnd = try RangeOptions.bound(context, "to", now: now, zone: zone)
+      guard from < explicitEnd ?? Int64.max else {
+        throw UsageError("--to must come after --from", command: spec.name)
+      }
+      guard let store else { return ([HistoryEntry](), zone, clock) }
+      let to = explicitEnd ?? Int64.max
+      var entries =
+        try store.deliveries(from: from, to: to).map(HistoryEntry.init)
+        + store.answers(from: from, to: to).map(HistoryEntry.init)
+      // Cancellations ahead (those past are delivery records 'cancelled').
+      let titles = Dictionary(
+        try store.pendingRequests(clock: clock).map { ($0.id, $0.title) },
+        uniquingKeysWith: { first, _ in first })
+      for stored in try store.cancellations(from: max(from, seconds))
+      where stored.cancellation.occurrence.at < to {
+        let id = stored.cancellation.occurrence.requestID
+        entries.append(HistoryEntry(stored, clock: clock, title: titles[id] ?? id))
+      }
+      if let only {
+        entries = entries.filter { $0.requestID == only || $0.requestID.hasPrefix(only + "-") }
+      }
+      return (entries.sorted { ($0.at, $0.requestID) < ($1.at, $1.requestID) }, zone, clock)
+    }
+    if context.isJSON {
+      context.output.line(
+        JSON.object([("entries", .array(entries.map { $0.json(zone: zone) }))]).serialized())
+      return .ok
+    }
+    guard !entries.isEmpty else {
+      context.output.line(
+        only == nil
+          ? "Nothing in that range: 'routine deliver' records each firing it decides about."
+          : "Nothing about '\(TerminalText.escaped(only ?? ""))' in that range.")
+      return .ok
+    }
+    let width = entries.map(\.requestID.count).max() ?? 0
+    for entry in entries {
+      context.output.line(entry.text(zone: zone, clock: clock, idWidth: width))
+    }
+    return .ok
+  }
+}
+
+/// `routine why ID`
+enum WhyCommand: Command {
+  static let spec = CommandSpec(
+    name: "why",
+    summary: "Explain the last decisions about a request: why it fired, or why not.",
+    discussion: """
+      For a pending request (or every request of a reminder): where it comes from, when it fires
+      next and whether that firing will be skipped; then its last five firings and what became
+      of each (delivered, late, missed, suppressed by the forward check, cancelled when the
+      activity was logged), with the answers given.
+      """,
+    arguments: [ArgumentSpec("ID", "A request (as 'routine pending' lists it) or a reminder.")])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let id = context.arguments.arguments[0]
+    let now = try context.nowSeconds()
+    let lines: [String] = try context.reading { store, settings, zone in
+      guard let store else {
+        throw CommandError(.dataError, "there is no request '\(id)': the store is empty")
+      }
+      let clock = context.clockStyle(settings)
+      let pending = try store.pendingRequests(clock: clock)
+      let requests = pending.filter { $0.id == id || $0.metadata?.reminderID == id }
+      let records = try store.deliveries().filter {
+        $0.occurrence.requestID == id || $0.request.metadata?.reminderID == id
+      }
+      let reminder = try store.reminder(id: id)
+      guard !requests.isEmpty || !records.isEmpty || reminder != nil else {
+        let known = pending.map(\.id) + (try store.reminders().map(\.id))
+        throw CommandError(
+          .dataError,
+          "there is no request or reminder '\(id)'"
+            + (Suggestion.nearest(to: id, among: known).map { "; did you mean '\($0)'?" }
+              ?? "; 'routine pending' lists the requests"))
+      }
+      var lines: [String] = []
+      if let reminder {
+        lines.append(
+          "\(reminder.id) is \(reminder.isEnabled ? "on" : "off"): "
+            + ReminderFormatting.subject(
+              reminder, habit: try store.habit(id: reminder.link ?? ""),
+              task: try store.task(id: reminder.link ?? ""))
+            + (reminder.isEnabled && requests.isEmpty ? " (it makes no request now)" : ""))
+      }
+      let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
+      for request in requests {
+        lines.append("\(request.id): \(WhyCommand.origin(request)).")
+        if let next = request.trigger.nextFire(after: now, in: zone) {
+          let when = EventFormatting.localDateTime(TimeArgument.stamp(next, zone))
+          if let reason = skips.reason(request, at: next) {
+            lines.append("  next \(when): will be skipped: \(reason).")
+          } else {
+            lines.append("  next \(when): will fire" + WhyCommand.condition(request) + ".")
+          }
+        } else {
+          lines.append("  it will not fire again.")
+        }
+      }
+      let answers = try store.answers().filter {
+        $0.occurrence.requestID == id || records.map(\.occurrence).contains($0.occurrence)
+      }
+      let recent = records.suffix(5)
+      if recent.isEmpty {
+        lines.append("No firing of it has come due yet.")
+      } else {
+        lines.append("Last firings:")
+      }
+      for record in recent {
+        let when = EventFormatting.localDateTime(TimeArgument.stamp(record.occurrence.at, zone))
+        var text = "  \(when) \(record.occurrence.requestID): " + WhyCommand.explain(record)
+        for answer in answers where answer.occurrence == record.occurrence {
+          let at = clock.format(TimeArgument.stamp(answer.answeredAt, zone).timeOfDay)
+          text += "; answered '\(answer.action)' at \(at)"
+        }
+        lines.append(text + ".")
+      }
+      return lines
+    }
+    for line in lines { context.output.line(TerminalText.escaped(line)) }
+    return .ok
+  }
+
+  static func origin(_ request: NotificationRequest) -> String {
+    switch request.origin {
+    case .learned:
+      let confidence = request.metadata?.confidence.map { JSON.format(($0 * 100).rounded()) }
+      let usual = request.metadata?.suggestedTime.map { " around \($0)" } ?? ""
+      return "learned from your log (\(request.metadata?.eventKind ?? request.title)\(usual)"
+        + (confidence.map { ", confidence \($0)%" } ?? "") + ")"
+    case .snooze: return "a snoozed reminder, one time"
+    case .outlier: return "an outlier alert, one time"
+    case .reminder:
+      return "from \(request.metadata?.reminderID ?? "a reminder"), which you defined"
+    }
+  }
+
+  static func condition(_ request: NotificationRequest) -> String {
+    guard let metadata = request.metadata, let lookBack = metadata.lookBack else { return "" }
+    switch lookBack {
+    case .hours(let hours):
+      return " unless \(metadata.eventKind) is logged in the \(hours) hours before"
+    case .sameDay:
+      return " unless \(metadata.eventKind) is logged that day before it"
+    }
+  }
+
+  static func explain(_ record: DeliveryRecord) -> String {
+    let reason = record.reason.map { ": \($0)" } ?? ""
+    switch record.outcome {
+    case .delivered:
+      return (record.attempt > 0 ? "rang again (unanswered alarm)" : "delivered")
+        + (record.isLate ? ", late (delivery ran after downtime)" : "")
+        + (record.sink.map { " through \($0)" } ?? "") + reason
+    case .sending:
+      return "claimed, but the sink never confirmed (delivery was interrupted)" + reason
+    case .missed: return "missed" + reason
+    case .suppressed: return "not delivered: already done" + reason
+    case .cancelled: return "not delivered: cancelled when it was logged" + reason
+    case .failed: return "could not be delivered" + reason
+    }
+  }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// The options that define a reminder, shared by `reminders add` and `reminders edit`, and how
+/// they become a ``Reminder``.
+enum ReminderOptions {
+  static let options: [OptionSpec] = [
+    .value(
+      "activity", "KIND",
+      "An activity reminder: mindfulness, workout, noalc, or any event kind; skipped when it was logged in the look-back."
+    ),
+    .value("text", "TEXT", "A reminder with your own text."),
+    .value("habit", "HABIT", "A reminder for a habit (its name or id)."),
+    .value("task", "TASK", "A reminder for a task (its name or id)."),
+    .value(
+      "at", "TIME",
+      "When: HH:MM, or a date and time ('2026-05-01 09:00') for a one-time reminder."),
+    .value(
+      "window", "HH:MM-HH:MM", "A trigger window (activity): fires at its start, shows its end."),
+    .value("days", "LIST", "mon,tue,..., weekdays, weekends or daily (a weekly reminder)."),
+    .value(
+      "day", "N",
+      "A day of the month, 1-31 (a monthly reminder; the 31st is the last day of shorter months)."),
+    .value("repeat", "once|daily|weekly|monthly", "How often (default: from --at, --days, --day)."),
+    .value(
+      "lookback", "HOURS", "Activity: hours before it fires that count (1, 3, 6, 12, 24 or 48)."),
+    .value(
+      "before-window", "MINUTES",
+      "Habit: fire this many minutes before the habit's window (the default is its start)."),
+    .value("before", "DURATION", "Task: how long before the due date (1h, 1d, 90m; default 1h)."),
+    .value("title", "TEXT", "A title instead of the default."),
+    .value("message", "TEXT", "A message instead of the default."),
+    .value("style", "notification|alarm", "An alarm rings again every 5 minutes until answered."),
+  ]
+
+  /// The first of the "what" options given.
+  static func subject(_ context: Context) throws(UsageError) -> (Reminder.Kind, String)? {
+    let given = [
+      ("activity", Reminder.Kind.activity), ("text", .general), ("habit", .habit), ("task", .task),
+    ]
+    .compactMap { name, kind in context.arguments.value(name).map { (kind, $0, name) } }
+    guard given.count <= 1 else {
+      throw UsageError(
+        "choose one of --activity, --text, --habit and --task, not \(given.map { "--\($0.2)" }.joined(separator: " and "))",
+        command: context.command)
+    }
+    return given.first.map { ($0.0, $0.1) }
+  }
+
+  /// `reminder` with the options applied (for `add`, a new reminder of `kind`); checks that the
+  /// result can fire.
+  static func apply(
+    _ context: Context, to reminder: Reminder, store: EventStore?, zone: TimeZone, now: Date
+  ) throws -> Reminder {
+    let arguments = context.arguments
+    var reminder = reminder
+    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
+      UsageError("--\(option): expected \(expected), found '\(found)'", command: context.command)
+    }
+    if let (kind, value) = try subject(context) {
+      guard kind == reminder.kind else {
+        throw UsageError(
+          "'\(reminder.id)' is a \(reminder.kind.rawValue) reminder; --\(kind == .general ? "text" : kind.rawValue) does not apply",
+          command: context.command)
+      }
+      switch kind {
+      case .activity:
+        reminder.preset = ActivityPreset(named: value)
+        guard let activity = reminder.preset?.kind ?? EventKind(value) else {
+          throw invalid("activity", "an event kind", value)
+        }
+        reminder.activity = activity
+      case .general:
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+          throw invalid("text", "some text", value)
+        }
+        reminder.message = value
+      case .habit:
+        guard let habit = try store?.habit(id: value) else {
+          throw CommandError(
+            .dataError, "there is no habit '\(value)'; 'routine habits' lists them")
+        }
+        reminder.link = habit.id
+      case .task:
+        guard let task = try store?.task(id: value) else {
+          throw CommandError(.dataError, "there is no task '\(value)'; 'routine tasks' lists them")
+        }
+        reminder.link = task.id
+      }
+    }
+    if let text = arguments.value("title") { reminder.title = text.isEmpty ? nil : text }
+    if let text = arguments.value("message") {
+      if reminder.kind == .general, text.isEmpty { throw invalid("message", "some text", text) }
+      reminder.message = text.isEmpty ? nil : text
+    }
+    if let text = arguments.value("style") {
+      guard let style = Reminder.Style(rawValue: text.lowercased()) else {
+        throw invalid("style", "notification or alarm", text)
+      }
+      reminder.style = style
+    }
+    if let text = arguments.value("lookback") {
+      guard reminder.kind == .activity else {
+        throw UsageError("--lookback applies to activity reminders", command: context.command)
+      }
+      guard let hours = Int(text), Reminder.lookBackChoices.contains(hours) else {
+        throw invalid("lookback", "1, 3, 6, 12, 24 or 48 hours", text)
+      }
+      reminder.lookBackHours = hours
+    }
+    if let text = arguments.value("before") {
+      guard reminder.kind == .task else {
+        throw UsageError("--before applies to task reminders", command: context.command)
+      }
+      guard let minutes = duration(text) else {
+        throw invalid("before", "a duration like 1h, 1d, 90m or 0", text)
+      }
+      reminder.minutesBefore = minutes
+    }
+    if let text = arguments.value("before-window") {
+      guard reminder.kind == .habit else {
+        throw UsageError("--before-window applies to habit reminders", command: context.command)
+      }
+      guard let minutes = Int(text), (1...720).contains(minutes) else {
+        throw invalid("before-window", "minutes from 1 to 720", text)
+      }
+      reminder.habitTiming = .beforeWindow(minutes: minutes)
+    }
+    try applySchedule(context, to: &reminder, zone: zone, now: now)
+    return reminder
+  }
+
+  /// The schedule options: `--at`, `--window`, `--days`, `--day`, `--repeat`.
+  private static func applySchedule(
+    _ context: Context, to reminder: inout Reminder, zone: TimeZone, now: Date
+  ) throws {
+    let arguments = context.arguments
+    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
+      UsageError("--\(option): expected \(expected), found '\(found)'", command: context.command)
+    }
+    let names = ["at", "window", "days", "day", "repeat"]
+    let given = names.filter { arguments.value($0) != nil }
+    if reminder.kind == .task {
+      if let option = given.first {
+        throw UsageError(
+          "--\(option) does not apply to a task reminder: it fires --before the task's due date",
+          command: context.command)
+      }
+      return
+    }
+    if reminder.kind == .habit, given.isEmpty { return }
+    var schedule =
+      reminder.schedule
+      ?? ReminderSchedule(
+        repetition: reminder.kind == .activity ? .weekly : .daily,
+        time: reminder.preset?.time ?? TimeOfDay(hour: 9, minute: 0)!)
+    var date: LocalDate?
+    if let text = arguments.value("at") {
+      if let time = TimeArgument.time(text) {
+        schedule.time = time
+      } else if reminder.kind == .general,
+        let stamp = try? TimeArgument.parse(
+          text, option: "at", now: now, zone: zone, timeOfDay: .today, command: context.command),
+        text.contains(where: { $0 == " " || $0 == "T" || $0 == "-" })
+      {
+        date = WallClock.localDate(at: stamp.secondsSince1970, in: zone)
+        schedule.time = stamp.timeOfDay
+        if let zoneStamp = Timestamp(iso8601: text) {
+          // Given with an offset: the wall-clock time it names there.
+          date = zoneStamp.localDate
+          schedule.time = zoneStamp.timeOfDay
+        }
+      } else {
+        throw invalid(
+          "at",
+          reminder.kind == .general ? "HH:MM, or a date and time like '2026-05-01 09:00'" : "HH:MM",
+          text)
+      }
+      if reminder.kind == .habit { reminder.habitTiming = .at(schedule.time) }
+    }
+    if let text = arguments.value("window") {
+      guard reminder.kind == .activity else {
+        throw UsageError(
+          "--window applies to activity reminders (habits have their own: 'routine habits add --window')",
+          command: context.command)
+      }
+      let parts = text.split(separator: "-").map(String.init)
+      guard parts.count == 2, let start = TimeArgument.time(parts[0]),
+        let end = TimeArgument.time(parts[1])
+      else { throw invalid("window", "HH:MM-HH:MM", text) }
+      schedule.time = start
+      schedule.windowEnd = end
+    }
+    if let text = arguments.value("days") {
+      guard let days = WeekdaySet(parsing: text) else {
+        throw invalid("days", "mon,tue,..., weekdays, weekends or daily", text)
+      }
+      schedule.weekdays = days
+      if reminder.kind != .activity { schedule.repetition = days == .everyDay ? .daily : .weekly }
+    }
+    if let text = arguments.value("day") {
+      guard let day = Int(text), (1...31).contains(day) else {
+        throw invalid("day", "a day of the month from 1 to 31", text)
+      }
+      guard reminder.kind != .activity else {
+        throw UsageError(
+          "--day does not apply to activity reminders: use --days", command: context.command)
+      }
+      schedule.dayOfMonth = day
+      schedule.repetition = .monthly
+    }
+    if let date {
+      schedule.date = date
+      schedule.repetition = .once
+    }
+    if let text = arguments.value("repeat") {
+      guard let repetition = Repetition(rawValue: text.lowercased()) else {
+        throw invalid("repeat", "once, daily, weekly or monthly", text)
+      }
+      guard reminder.kind != .activity || repetition == .weekly || repetition == .daily else {
+        throw UsageError("activity reminders repeat on their --days", command: context.command)
+      }
+      schedule.repetition = repetition
+      if repetition == .daily { schedule.weekdays = .everyDay }
+      if repetition == .monthly, schedule.dayOfMonth == nil {
+        throw UsageError("--repeat monthly needs --day N", command: context.command)
+      }
+      if repetition == .once, schedule.date == nil {
+        throw UsageError(
+          "--repeat once needs a date in --at ('2026-05-01 09:00')", command: context.command)
+      }
+    }
+    if reminder.kind == .activity { schedule.repetition = .weekly }
+    reminder.schedule = schedule
+  }
+
+  /// `90m`, `1h`, `1d`, `2h30m`, `45` (minutes), `0`: a duration in minutes.
+  static func duration(_ text: String) -> Int? {
+    var total = 0
+    var number = ""
+    var sawUnit = false
+    for character in text.lowercased() {
+      if character.isNumber {
+        number.append(character)
+        continue
+      }
+      guard let value = Int(number) else { return nil }
+      switch character {
+      case "m": total += value
+      case "h": total += value * 60
+      case "d": total += value * 1440
+      default: return nil
+      }
+      number = ""
+      sawUnit = true
+    }
+    if !number.isEmpty {
+      guard let value = Int(number), !sawUnit else { return nil }
+      total += value
+    }
+    return text.isEmpty ? nil : total
+  }
+}

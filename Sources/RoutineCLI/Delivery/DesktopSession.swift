@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a desktop notification needs on this machine, asked by the notify-send sink and by
+/// `routine doctor`: the program, a D-Bus session bus, and a daemon answering on it.
+enum DesktopSession {
+  static let missingNotifySend =
+    "notify-send is not installed; install libnotify-bin (Debian, Ubuntu) or libnotify (Fedora, Arch), or choose --sink stdout or exec"
+
+  static var missingBus: String {
+    "no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set and /run/user/\(getuid())/bus does not exist, so no notification daemon can be reached; run this from your desktop session or use 'routine watch' there (docs/delivery.md)"
+  }
+
+  /// `notify-send` on the `PATH`.
+  static func notifySend(_ environment: [String: String]) -> String? {
+    ChildProcess.find("notify-send", path: environment["PATH"])
+  }
+
+  /// The session bus address: `DBUS_SESSION_BUS_ADDRESS`, or the socket systemd makes for a
+  /// logged-in user (what cron, which has no session variables, can use).
+  static func bus(_ environment: [String: String]) -> String? {
+    if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+    let socket = "/run/user/\(getuid())/bus"
+    return FileManager.default.fileExists(atPath: socket) ? "unix:path=\(socket)" : nil
+  }
+
+  /// Whether a notification daemon answers on the bus.
+  enum Daemon: Equatable {
+    /// It answered with its name.
+    case answered(String)
+    /// It did not answer: why, as a sentence.
+    case silent(String)
+    /// Neither `gdbus` nor `dbus-send` is installed to ask.
+    case cannotAsk
+  }
+
+  /// Asks the bus for the notification service's server information, with `gdbus` or
+  /// `dbus-send` (whichever is installed), waiting at most two seconds.
+  static func daemon(_ environment: [String: String]) -> Daemon {
+    var environment = environment
+    if let bus = bus(environment) { environment["DBUS_SESSION_BUS_ADDRESS"] = bus }
+    let path = environment["PATH"]
+    let call: (String, [String])
+    if let gdbus = ChildProcess.find("gdbus", path: path) {
+      call = (
+        gdbus,
+        [
+          "call", "--session", "--timeout", "2", "--dest", "org.freedesktop.Notifications",
+          "--object-path", "/org/freedesktop/Notifications", "--method",
+          "org.freedesktop.Notifications.GetServerInformation",
+        ]
+      )
+    } else if let dbusSend = ChildProcess.find("dbus-send", path: path) {
+      call = (
+        dbusSend,
+        [
+          "--session", "--print-reply", "--reply-timeout=2000",
+          "--dest=org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+          "org.freedesktop.Notifications.GetServerInformation",
+        ]
+      )
+    } else {
+      return .cannotAsk
+    }
+    guard
+      let result = try? ChildProcess.run(
+        call.0, call.1, environment: environment, input: Data(), timeout: 5)
+    else { return .silent("the D-Bus session could not be asked for a notification daemon") }
+    guard result.status == 0 else {
+      return .silent(
+        "no notification daemon answers on the D-Bus session (start one: dunst, mako, or your desktop's; install one with apt install dunst)"
+      )
+    }
+    // gdbus: ('dunst', 'knopwob', '1.9.0', '1.2'); dbus-send: string "dunst" on its own line.
+    let name =
+      result.output.split(whereSeparator: { $0 == "'" || $0 == "\"" }).dropFirst().first.map(
+        String.init) ?? "a daemon"
+    return .answered(name)
+  }
+}
