@@ -172,6 +172,8 @@ struct PlannerCommandTests {
     #expect(cleared.status == 0)
     #expect(cleared.stdout.hasSuffix("learned requests removed.\n"))
     #expect(try EventStore(path: sandbox.storePath).requests().isEmpty)
-    #expect(sandbox.run("clear", "--delivered").stdout == "0 delivered notifications forgotten.\n")
+    #expect(
+      sandbox.run("clear", "--delivered").stdout
+        == "0 delivered notifications forgotten from the history.\n")
   }
 }

@@ -48,7 +48,7 @@ enum Definitions {
 
     func int(_ value: Any?, _ field: String) throws -> Int? {
       if value == nil || value is NSNull { return nil }
-      guard let number = value as? NSNumber, !(value is Bool),
+      guard let value, let number = value as? NSNumber, !isBoolean(value),
         Double(number.intValue) == number.doubleValue
       else {
         throw FieldError(field: field, message: "expected a whole number, found \(kind(of: value))")
@@ -64,10 +64,16 @@ enum Definitions {
       return time
     }
 
+    /// Whether JSONSerialization read `true` or `false`: `is Bool` holds for every NSNumber on
+    /// Linux (1 and 0 included), but booleans come as their own class.
+    func isBoolean(_ value: Any) -> Bool {
+      type(of: value as AnyObject) == type(of: NSNumber(value: true) as AnyObject)
+    }
+
     func kind(of value: Any?) -> String {
       switch value {
       case is String: "a string"
-      case is Bool: "a boolean"
+      case let value? where isBoolean(value): "a boolean"
       case is NSNumber: "a number"
       case is [Any]: "an array"
       case is [String: Any]: "an object"
@@ -96,7 +102,8 @@ enum Definitions {
           guard let parsed = WeekdaySet(parsing: text) else {
             throw FieldError(
               field: "\(field).days",
-              message: "expected mon,tue,..., weekdays, weekends or daily, found '\(text)'")
+              message:
+                "expected mon,tue,..., mon-fri, weekdays, weekends, daily or none, found '\(text)'")
           }
           days = parsed
         }
@@ -165,7 +172,14 @@ enum Definitions {
         }
         var reminder = Reminder(
           id: try string(item["id"], "\(field).id", optional: true) ?? "", kind: kind)
-        reminder.isEnabled = (item["enabled"] as? Bool) ?? true
+        if let enabled = item["enabled"], !(enabled is NSNull) {
+          guard isBoolean(enabled), let flag = enabled as? Bool else {
+            throw FieldError(
+              field: "\(field).enabled",
+              message: "expected true or false, found \(self.kind(of: enabled))")
+          }
+          reminder.isEnabled = flag
+        }
         if let name = try string(item["preset"], "\(field).preset", optional: true) {
           guard let preset = ActivityPreset(named: name) else {
             throw FieldError(
@@ -249,7 +263,8 @@ enum Definitions {
         guard let days = WeekdaySet(parsing: text) else {
           throw FieldError(
             field: "\(field).days",
-            message: "expected mon,tue,..., weekdays, weekends or daily, found '\(text)'")
+            message:
+              "expected mon,tue,..., mon-fri, weekdays, weekends, daily or none, found '\(text)'")
         }
         schedule.weekdays = days
       }

@@ -28,7 +28,8 @@ enum SinkOptions {
       guard let command, !command.isEmpty else {
         throw UsageError("--sink exec needs --exec CMD", command: context.command)
       }
-      return ExecSink(command: command, environment: context.environment.variables)
+      return ExecSink(
+        command: command, environment: context.environment.variables, errors: context.errors)
     case "notify-send":
       return try NotifySendSink.make(
         environment: context.environment.variables, storePath: try context.storePath())
@@ -63,7 +64,7 @@ enum DeliverCommand: Command {
     let store = try context.openStore()
     let report = try Deliverer(store: store, context: context).run(sink: sink, now: now)
     try show(report, sink: sink, store: store, context: context)
-    return report.failed.isEmpty ? .ok : .ioError
+    return report.failureCode ?? .ok
   }
 
   /// Says what a run did: JSON lines are the stdout sink's whole output; other sinks get a

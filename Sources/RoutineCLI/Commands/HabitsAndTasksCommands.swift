@@ -53,7 +53,8 @@ enum HabitsCommand: Command {
 /// The options of `habits add` and `habits edit`.
 enum HabitOptions {
   static let options: [OptionSpec] = [
-    .value("days", "LIST", "mon,tue,..., weekdays, weekends or daily (a weekly habit)."),
+    .value(
+      "days", "LIST", "mon,tue,..., mon-fri, weekdays, weekends, daily or none (a weekly habit)."),
     .value("window", "HH:MM-HH:MM", "Its time window (or none)."),
     .value("repeat", "daily|weekly|monthly", "How often (default daily; --days makes it weekly)."),
     .value("day", "N", "Its day of the month (a monthly habit)."),
@@ -66,7 +67,7 @@ enum HabitOptions {
     }
     if let text = arguments.value("days") {
       guard let days = WeekdaySet(parsing: text), !days.isEmpty else {
-        throw invalid("days", "mon,tue,..., weekdays, weekends or daily", text)
+        throw invalid("days", "mon,tue,..., mon-fri, weekdays, weekends, daily or none", text)
       }
       habit.weekdays = days
       habit.repetition = days == .everyDay ? .daily : .weekly

@@ -82,9 +82,14 @@ struct HistoryEntry {
     return .object(members)
   }
 
+  /// `Sat 2026-11-21 06:50`, or with seconds when they are not zero.
+  func stamp(zone: TimeZone) -> String {
+    EventFormatting.localDateTime(TimeArgument.stamp(at, zone))
+  }
+
   /// `Sat 2026-11-21 06:50  delivered   reminder-5  Do Stretch (late)`.
-  func text(zone: TimeZone, clock: ClockStyle, idWidth: Int) -> String {
-    let stamp = EventFormatting.localDateTime(TimeArgument.stamp(at, zone))
+  func text(zone: TimeZone, clock: ClockStyle, idWidth: Int, stampWidth: Int) -> String {
+    let stamp = HelpFormatter.padded(self.stamp(zone: zone), to: stampWidth)
     var label: String
     var detail: String
     switch kind {
@@ -111,7 +116,7 @@ struct HistoryEntry {
         }
           ?? "")
     }
-    return "\(stamp)  \(HelpFormatter.padded(label, to: 16))"
+    return "\(stamp)  \(HelpFormatter.padded(label, to: 17))"
       + "\(HelpFormatter.padded(TerminalText.escaped(requestID), to: idWidth + 2))\(detail)"
   }
 }
@@ -168,12 +173,18 @@ enum HistoryCommand: Command {
       var entries =
         try store.deliveries(from: from, to: to).map(HistoryEntry.init)
         + store.answers(from: from, to: to).map(HistoryEntry.init)
-      // Cancellations ahead (those past are delivery records 'cancelled').
+      // Cancellations ahead (those that came due are delivery records 'cancelled').
       let titles = Dictionary(
         try store.pendingRequests(clock: clock).map { ($0.id, $0.title) },
         uniquingKeysWith: { first, _ in first })
+      let decided = Set(
+        entries.filter { $0.kind == .delivery }.map {
+          Occurrence(requestID: $0.requestID, at: $0.occurrence)
+        })
       for stored in try store.cancellations(from: max(from, seconds))
-      where stored.cancellation.occurrence.at < to {
+      where stored.cancellation.occurrence.at < to
+        && !decided.contains(stored.cancellation.occurrence)
+      {
         let id = stored.cancellation.occurrence.requestID
         entries.append(HistoryEntry(stored, clock: clock, title: titles[id] ?? id))
       }
@@ -195,8 +206,10 @@ enum HistoryCommand: Command {
       return .ok
     }
     let width = entries.map(\.requestID.count).max() ?? 0
+    let stampWidth = entries.map { $0.stamp(zone: zone).count }.max() ?? 0
     for entry in entries {
-      context.output.line(entry.text(zone: zone, clock: clock, idWidth: width))
+      context.output.line(
+        entry.text(zone: zone, clock: clock, idWidth: width, stampWidth: stampWidth))
     }
     return .ok
   }

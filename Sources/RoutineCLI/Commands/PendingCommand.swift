@@ -149,7 +149,7 @@ enum AgendaCommand: Command {
 enum ClearCommand: Command {
   static let spec = CommandSpec(
     name: "clear",
-    summary: "Remove pending requests or forget delivered notifications.",
+    summary: "Remove pending requests, or forget the delivery history.",
     options: [
       .flag("all", "Remove every pending request."),
       .flag("learned", "Remove the learned requests (those 'routine plan' made)."),

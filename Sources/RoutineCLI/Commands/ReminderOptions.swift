@@ -18,7 +18,9 @@ enum ReminderOptions {
       "When: HH:MM, or a date and time ('2026-05-01 09:00') for a one-time reminder."),
     .value(
       "window", "HH:MM-HH:MM", "A trigger window (activity): fires at its start, shows its end."),
-    .value("days", "LIST", "mon,tue,..., weekdays, weekends or daily (a weekly reminder)."),
+    .value(
+      "days", "LIST", "mon,tue,..., mon-fri, weekdays, weekends, daily or none (a weekly reminder)."
+    ),
     .value(
       "day", "N",
       "A day of the month, 1-31 (a monthly reminder; the 31st is the last day of shorter months)."),
@@ -91,7 +93,13 @@ enum ReminderOptions {
     }
     if let text = arguments.value("title") { reminder.title = text.isEmpty ? nil : text }
     if let text = arguments.value("message") {
-      if reminder.kind == .general, text.isEmpty { throw invalid("message", "some text", text) }
+      // A text reminder's text is its message: two options for one field would overwrite
+      // each other.
+      guard reminder.kind != .general else {
+        throw UsageError(
+          "--message does not apply to a --text reminder: its text is the message (change it with --text; --title gives it a title)",
+          command: context.command)
+      }
       reminder.message = text.isEmpty ? nil : text
     }
     if let text = arguments.value("style") {
@@ -185,16 +193,17 @@ enum ReminderOptions {
           "--window applies to activity reminders (habits have their own: 'routine habits add --window')",
           command: context.command)
       }
-      let parts = text.split(separator: "-").map(String.init)
-      guard parts.count == 2, let start = TimeArgument.time(parts[0]),
-        let end = TimeArgument.time(parts[1])
-      else { throw invalid("window", "HH:MM-HH:MM", text) }
-      schedule.time = start
-      schedule.windowEnd = end
+      switch HabitsAddCommand.window(text) {
+      case .success(let window):
+        schedule.time = window.lowerBound
+        schedule.windowEnd = window.upperBound
+      case .failure(let problem):
+        throw UsageError("--window: \(problem.message)", command: context.command)
+      }
     }
     if let text = arguments.value("days") {
       guard let days = WeekdaySet(parsing: text) else {
-        throw invalid("days", "mon,tue,..., weekdays, weekends or daily", text)
+        throw invalid("days", "mon,tue,..., mon-fri, weekdays, weekends, daily or none", text)
       }
       schedule.weekdays = days
       if reminder.kind != .activity { schedule.repetition = days == .everyDay ? .daily : .weekly }

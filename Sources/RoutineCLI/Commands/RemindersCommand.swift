@@ -28,10 +28,17 @@ enum ReminderFormatting {
     }
   }
 
-  /// What it is about: `workout`, `"Call mum"`, `habit Stretch`, `task Taxes`.
+  /// What it is about: `workout`, `workout "Lunch walk"` (with a title of its own),
+  /// `"Call mum"`, `habit Stretch`, `task Taxes`.
   static func subject(_ reminder: Reminder, habit: Habit?, task: TodoTask?) -> String {
+    what(reminder, habit: habit, task: task) + (reminder.style == .alarm ? " (alarm)" : "")
+  }
+
+  private static func what(_ reminder: Reminder, habit: Habit?, task: TodoTask?) -> String {
     switch reminder.kind {
-    case .activity: return reminder.preset?.rawValue ?? reminder.activity?.name ?? "?"
+    case .activity:
+      return (reminder.preset?.rawValue ?? reminder.activity?.name ?? "?")
+        + (reminder.title.map { " \"\($0)\"" } ?? "")
     case .general: return "\"\(reminder.message ?? "")\""
     case .habit: return "habit \(habit?.name.name ?? reminder.link ?? "?")"
     case .task: return "task \(task?.name.name ?? reminder.link ?? "?")"
@@ -215,7 +222,11 @@ enum RemindersAddCommand: Command {
     }
     let now = try context.requireNow()
     var warning: String?
+    var undelivered = false
     let added = try context.writing { store, settings, zone -> Reminder in
+      // The counterpart of the original's warning when notifications are not allowed; with the
+      // first reminder only.
+      undelivered = try store.state(Deliverer.watermark) == nil && store.reminders().isEmpty
       var reminder = try ReminderOptions.apply(
         context, to: Reminder(id: "", kind: kind), store: store, zone: zone, now: now)
       if reminder.kind == .activity, reminder.lookBackHours == nil {
@@ -241,6 +252,11 @@ enum RemindersAddCommand: Command {
     }
     _ = added
     if let warning { context.warn(warning) }
+    if undelivered {
+      context.errors.line(
+        "note: nothing has delivered reminders from this store yet; add the cron line or run 'routine watch' (docs/delivery.md)"
+      )
+    }
     return .ok
   }
 

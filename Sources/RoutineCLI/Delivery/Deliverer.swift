@@ -17,6 +17,9 @@ struct Deliverer {
   struct Report {
     var delivered: [DeliveryRecord] = []
     var failed: [(DeliveryRecord, String)] = []
+    /// The exit status of the first failure: 69 when the sink's program or service is
+    /// missing, 74 otherwise.
+    var failureCode: ExitCode?
     var skipped: [DeliveryRecord] = []
     var answers: [String] = []
   }
@@ -43,7 +46,8 @@ struct Deliverer {
           report.answers.append(result.message)
         }
       } catch {
-        let reason = ErrorReport.describe(error).1
+        let (code, reason) = ErrorReport.describe(error)
+        report.failureCode = report.failureCode ?? (code == .failure ? .ioError : code)
         try store.finishDelivery(id: record.id, outcome: .failed, reason: reason, at: now)
         report.failed.append((record, reason))
       }

@@ -55,6 +55,8 @@ struct SinkError: Error, CustomStringConvertible {
 struct ExecSink: NotificationSink {
   let command: String
   let environment: [String: String]
+  /// Where the command's own error output goes: routine's, so that a cron log keeps it.
+  let errors: Output
   let name = "exec"
   /// How long a command may take.
   static let timeout: TimeInterval = 120
@@ -76,6 +78,12 @@ struct ExecSink: NotificationSink {
       "/bin/sh", ["-c", command], environment: variables,
       input: Data((notificationJSON(notification).compact() + "\n").utf8), timeout: ExecSink.timeout
     )
+    // Line by line, escaped: the command may echo an event name with escape sequences in it.
+    for line in result.errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast(
+      result.errors.hasSuffix("\n") ? 1 : 0)
+    {
+      errors.line(TerminalText.escaped(String(line)))
+    }
     guard result.status == 0 else {
       let detail = result.errors.split(separator: "\n").first.map { ": \($0)" } ?? ""
       throw SinkError(
@@ -102,29 +110,45 @@ struct NotifySendSink: NotificationSink {
   let routine: String
   let storePath: String
   let name = "notify-send"
-  /// Whether a daemon answered, asked once per run, when the first notification is due: a run
-  /// with nothing due starts no process.
-  private let daemon = DaemonState()
+  /// Whether the desktop session can show a notification: asked once per run, when the first
+  /// notification is due. A run with nothing due starts no process, and cron running every
+  /// minute while nobody is logged in fills no log.
+  private let session = SessionState()
 
-  private final class DaemonState: @unchecked Sendable {
-    var checked: Result<Void, SinkError>?
+  private final class SessionState: @unchecked Sendable {
+    var checked: Result<[String: String], SinkError>?
   }
 
-  /// The sink, when this machine can show notifications: `notify-send` on the `PATH` and a
-  /// D-Bus session bus (from `DBUS_SESSION_BUS_ADDRESS`, or the usual `/run/user/UID/bus`, so
-  /// that cron can deliver to the desktop).
+  /// The sink, when `notify-send` is installed (an installation problem is reported at once,
+  /// whether or not anything is due).
   static func make(environment: [String: String], storePath: String) throws -> NotifySendSink {
     guard let program = DesktopSession.notifySend(environment) else {
       throw SinkError(code: .unavailable, description: DesktopSession.missingNotifySend)
     }
-    guard let bus = DesktopSession.bus(environment) else {
-      throw SinkError(code: .unavailable, description: DesktopSession.missingBus)
-    }
-    var environment = environment
-    environment["DBUS_SESSION_BUS_ADDRESS"] = bus
     return NotifySendSink(
       program: program, environment: environment, routine: ChildProcess.executablePath(),
       storePath: storePath)
+  }
+
+  /// The environment for `notify-send`: with the session bus (from `DBUS_SESSION_BUS_ADDRESS`,
+  /// or the usual `/run/user/UID/bus`, so that cron can deliver to the desktop), once a
+  /// notification daemon answered on it.
+  private func sessionEnvironment() throws -> [String: String] {
+    if session.checked == nil {
+      if let bus = DesktopSession.bus(environment) {
+        var environment = environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        switch DesktopSession.daemon(environment) {
+        case .answered, .cannotAsk: session.checked = .success(environment)
+        case .silent(let problem):
+          session.checked = .failure(SinkError(code: .unavailable, description: problem))
+        }
+      } else {
+        session.checked = .failure(
+          SinkError(code: .unavailable, description: DesktopSession.missingBus))
+      }
+    }
+    return try session.checked!.get()
   }
 
   /// The `notify-send` arguments for `notification`.
@@ -140,14 +164,7 @@ struct NotifySendSink: NotificationSink {
   }
 
   func deliver(_ notification: DeliveredNotification) throws -> String? {
-    if daemon.checked == nil {
-      switch DesktopSession.daemon(environment) {
-      case .answered, .cannotAsk: daemon.checked = .success(())
-      case .silent(let problem):
-        daemon.checked = .failure(SinkError(code: .unavailable, description: problem))
-      }
-    }
-    try daemon.checked?.get()
+    let environment = try sessionEnvironment()
     let arguments =
       [
         "await-answer", notification.id, "--occurrence", notification.occurrence.iso8601,
@@ -189,11 +206,7 @@ enum ChildProcess {
     } catch {
       throw SinkError(code: .unavailable, description: "cannot start \(program): \(error)")
     }
-    let writer = stdin.fileHandleForWriting
-    DispatchQueue.global().async {
-      try? writer.write(contentsOf: input)
-      try? writer.close()
-    }
+    writeIgnoringBrokenPipe(input, to: stdin.fileHandleForWriting)
     let collected = Collected()
     let group = DispatchGroup()
     for (pipe, isOutput) in [(stdout, true), (stderr, false)] {
@@ -213,6 +226,30 @@ enum ChildProcess {
     return Finished(
       status: process.terminationStatus, output: String(decoding: collected.output, as: UTF8.self),
       errors: String(decoding: collected.errors, as: UTF8.self))
+  }
+
+  /// Writes `data` to a child's standard input on a thread of its own, and closes it. A child
+  /// that exits without reading (an `--exec` command that only echoes) must not take routine
+  /// down: the write would raise SIGPIPE, whose default action ends the process. The thread
+  /// blocks SIGPIPE, so the write fails with EPIPE instead, and takes the pending signal before
+  /// it ends. (Ignoring SIGPIPE for the whole process would turn `routine plan | head` into an
+  /// error.)
+  private static func writeIgnoringBrokenPipe(_ data: Data, to handle: FileHandle) {
+    let thread = Thread {
+      var pipeSignal = sigset_t()
+      sigemptyset(&pipeSignal)
+      sigaddset(&pipeSignal, SIGPIPE)
+      pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+      try? handle.write(contentsOf: data)
+      try? handle.close()
+      var pending = sigset_t()
+      sigpending(&pending)
+      if sigismember(&pending, SIGPIPE) == 1 {
+        var taken: Int32 = 0
+        sigwait(&pipeSignal, &taken)
+      }
+    }
+    thread.start()
   }
 
   /// What two reading threads collect.

@@ -78,13 +78,25 @@ public struct WeekdaySet: Hashable, Sendable, Sequence, CustomStringConvertible 
     case "none": self = .none
     default:
       var days: [Int] = []
+      // `mon,wed`, `mon-fri`, `fri-mon` (a range wraps round the end of the week).
       for part in lowered.split(separator: ",", omittingEmptySubsequences: false) {
-        let word = String(part).trimmingWhiteSpace
-        let matches = WeekdaySet.fullNames.indices.filter {
-          word.count >= 2 && WeekdaySet.fullNames[$0].hasPrefix(word)
+        let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(ends.count) else { return nil }
+        var numbers: [Int] = []
+        for end in ends {
+          let word = String(end).trimmingWhiteSpace
+          let matches = WeekdaySet.fullNames.indices.filter {
+            word.count >= 2 && WeekdaySet.fullNames[$0].hasPrefix(word)
+          }
+          guard matches.count == 1 else { return nil }
+          numbers.append(matches[0] + 1)
         }
-        guard matches.count == 1 else { return nil }
-        days.append(matches[0] + 1)
+        var day = numbers[0]
+        days.append(day)
+        while day != numbers[numbers.count - 1] {
+          day = day % 7 + 1
+          days.append(day)
+        }
       }
       self.init(days)
     }
