@@ -152,6 +152,12 @@ enum Signals {
     pipeEnds = ends
     writeEnd = ends[1]
     installed = true
+    // A parent may have started routine with these signals blocked (the mask is inherited):
+    // then SIGTERM would never reach the handler and the watch could not be stopped.
+    var wanted = sigset_t()
+    sigemptyset(&wanted)
+    for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&wanted, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
     for signal in [SIGTERM, SIGINT, SIGHUP] {
       #if canImport(Glibc)
         var action = sigaction()
