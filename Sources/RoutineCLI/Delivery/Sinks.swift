@@ -290,6 +290,12 @@ enum ChildProcess {
       posix_spawn_file_actions_addopen(
         &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
     }
+    // Nothing else either: a descriptor inherited from whoever started routine (the pipe cron
+    // reads the job's output from) would stay open as long as the notification, and the job
+    // would seem to run until someone answered.
+    for descriptor in openDescriptors() where descriptor > 2 {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
+    }
     let shell = ["/bin/sh", "-c", "\"$@\" &", "sh", program] + arguments
     let argv = shell.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -306,6 +312,18 @@ enum ChildProcess {
     }
     var exit: Int32 = 0
     while waitpid(pid, &exit, 0) == -1, errno == EINTR {}
+  }
+
+  /// The file descriptors open in this process.
+  private static func openDescriptors() -> [Int32] {
+    #if os(Linux)
+      let directory = "/proc/self/fd"
+    #else
+      let directory = "/dev/fd"
+    #endif
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    // The listing's own descriptor is among the names and closed by now: keep the open ones.
+    return names.compactMap { Int32($0) }.filter { fcntl($0, F_GETFD) != -1 }
   }
 
   /// The full path of `name` on `path` (a `PATH` value), if it is an executable there.
