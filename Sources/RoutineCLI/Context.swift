@@ -32,10 +32,31 @@ public struct ProcessEnvironment: Sendable {
   /// The real process environment.
   public static var current: ProcessEnvironment {
     ProcessEnvironment(
-      variables: ProcessInfo.processInfo.environment, clock: { Date() },
+      variables: environmentVariables(), clock: { Date() },
       systemTimeZone: { TimeZone.current }, isInteractive: isatty(0) == 1,
       readLine: { Swift.readLine() })
   }
+}
+
+/// The process's environment variables, read from `environ` directly: Foundation's
+/// `ProcessInfo.environment` costs about 0.8 M instructions, a tenth of a short command.
+private func environmentVariables() -> [String: String] {
+  var variables: [String: String] = [:]
+  variables.reserveCapacity(64)
+  var entry = environ
+  while let pointer = entry.pointee {
+    // Bytes, not Characters: grapheme breaking every variable costs more than the rest.
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+    if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+      let name = String(decoding: bytes[..<equals], as: UTF8.self)
+      // The first of a repeated name wins, as getenv(3) has it.
+      if variables[name] == nil {
+        variables[name] = String(decoding: bytes[(equals + 1)...], as: UTF8.self)
+      }
+    }
+    entry += 1
+  }
+  return variables
 }
 
 /// One invocation: its arguments, outputs, and the global options resolved.
@@ -270,7 +291,7 @@ final class Context {
     }
     errors.write("\(TerminalText.escaped(question)) [y/N] ")
     errors.flush()
-    let answer = environment.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+    let answer = environment.readLine()?.trimmingBlanks.lowercased()
     return answer == "y" || answer == "yes"
   }
 

@@ -21,7 +21,7 @@ enum TimeArgument {
     _ text: String, option: String, now: Date, zone: TimeZone, timeOfDay: TimeOfDayMeaning,
     command: String?
   ) throws(UsageError) -> Timestamp {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingBlanks
     if let timestamp = Timestamp(iso8601: trimmed) { return timestamp }
     let nowInstant = Int64(now.timeIntervalSince1970.rounded(.down))
     let today = WallClock.localDate(at: nowInstant, in: zone)
@@ -37,7 +37,7 @@ enum TimeArgument {
     var tail: String?
     if let space = trimmed.firstIndex(of: " ") {
       head = String(trimmed[..<space])
-      tail = trimmed[space...].trimmingCharacters(in: .whitespaces)
+      tail = trimmed[space...].trimmingBlanks
     } else if let separator = trimmed.firstIndex(where: { $0 == "T" || $0 == "t" }),
       trimmed.first?.isNumber == true
     {

@@ -2,7 +2,8 @@
 //
 //   swift build -c release && .build/release/routine-bench [--runs N] [--work DIR]
 //
-// and, with --quality, the long backtest of the generated persona that used to be a unit test
+// with --delivery, only the delivery and reminder targets (Delivery.swift; --idle-seconds N for
+// the watch, 60 by default), and, with --quality, the long backtest of the generated persona that used to be a unit test
 // (two minutes in a debug build; a second here): docs/analytics.md gives its quality bars.
 //
 // It generates the 2,000,000-event benchmark log with `routine sample` when missing, then times
@@ -143,6 +144,12 @@ func report(_ name: String, _ results: [Run], target: String, pass: Bool) {
   if results.contains(where: { $0.status != 0 }) {
     print("  (a run exited with status \(results.map(\.status)))")
   }
+}
+
+let idleSeconds = Int(option("--idle-seconds", "60")) ?? 60
+if arguments.contains("--delivery") {
+  deliveryBenchmarks(idleSeconds: idleSeconds)
+  exit(0)
 }
 
 let log = work + "/benchmark-2000000.csv"
@@ -297,6 +304,7 @@ report(
 
 print("")
 print(String(format: "log / hello-world = %.2f", ratio))
+deliveryBenchmarks(idleSeconds: idleSeconds)
 
 /// Date text helpers (the bench has no access to routine's own types).
 enum LocalDate {

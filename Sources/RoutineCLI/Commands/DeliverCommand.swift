@@ -191,7 +191,7 @@ enum AwaitAnswerCommand: Command {
       return .ioError
     }
     let action = result.output.split(separator: "\n").first.map {
-      $0.trimmingCharacters(in: .whitespaces)
+      $0.trimmingBlanks
     }
     guard let action, !action.isEmpty else { return .ok }
     let store = try context.openStore()

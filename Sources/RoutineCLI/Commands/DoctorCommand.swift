@@ -207,7 +207,7 @@ enum DoctorCommand: Command {
       result.status == 0
     {
       for line in result.output.split(separator: "\n")
-      where line.contains("routine") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+      where line.contains("routine") && !line.trimmingBlanks.hasPrefix("#") {
         checks.append(Check(area: "cron", level: .ok, text: String(line)))
       }
     }

@@ -192,27 +192,10 @@ enum HabitsRemoveCommand: Command {
     options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
-    let id = context.arguments.arguments[0]
-    guard let store = try context.openExistingStore(), let habit = try store.habit(id: id) else {
-      throw CommandError(.dataError, "there is no habit '\(id)'; 'routine habits' lists them")
-    }
-    let linked = try store.reminders().filter { $0.link == habit.id }.count
-    guard
-      try context.confirm(
-        "Remove the habit \(habit.name.name) (\(habit.id))\(linked > 0 ? " and its \(counted(linked, "reminder"))" : "")?"
-      )
-    else {
-      context.output.line("Nothing removed.")
-      return .ok
-    }
-    try store.write {
-      let removed = try store.removeHabit(id: habit.id) ?? []
-      context.output.line(
-        "Removed \(habit.id)" + (removed.isEmpty ? "." : " and \(removed.joined(separator: ", ")).")
-      )
-      try context.output.deliver()
-    }
-    return .ok
+    try LinkedRemoval.run(
+      context, noun: "habit", list: "habits",
+      find: { store, id in try store.habit(id: id).map { ($0.id, $0.name.name) } },
+      remove: { store, id in try store.removeHabit(id: id) })
   }
 }
 
@@ -357,23 +340,36 @@ enum TasksRemoveCommand: Command {
     options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
+    try LinkedRemoval.run(
+      context, noun: "task", list: "tasks",
+      find: { store, id in try store.task(id: id).map { ($0.id, $0.name.name) } },
+      remove: { store, id in try store.removeTask(id: id) })
+  }
+}
+
+/// `habits remove` and `tasks remove`: asks (naming how many reminders go too), then removes
+/// the definition and its reminders in one transaction.
+enum LinkedRemoval {
+  static func run(
+    _ context: Context, noun: String, list: String,
+    find: (EventStore, String) throws -> (id: String, name: String)?,
+    remove: (EventStore, String) throws -> [String]?
+  ) throws -> ExitCode {
     let id = context.arguments.arguments[0]
-    guard let store = try context.openExistingStore(), let task = try store.task(id: id) else {
-      throw CommandError(.dataError, "there is no task '\(id)'; 'routine tasks' lists them")
+    guard let store = try context.openExistingStore(), let found = try find(store, id) else {
+      throw CommandError(.dataError, "there is no \(noun) '\(id)'; 'routine \(list)' lists them")
     }
-    let linked = try store.reminders().filter { $0.link == task.id }.count
-    guard
-      try context.confirm(
-        "Remove the task \(task.name.name) (\(task.id))\(linked > 0 ? " and its \(counted(linked, "reminder"))" : "")?"
-      )
-    else {
+    let linked = try store.reminders().filter { $0.link == found.id }.count
+    let reminders = linked > 0 ? " and its \(counted(linked, "reminder"))" : ""
+    let name = TerminalText.escaped(found.name)
+    guard try context.confirm("Remove the \(noun) \(name) (\(found.id))\(reminders)?") else {
       context.output.line("Nothing removed.")
       return .ok
     }
     try store.write {
-      let removed = try store.removeTask(id: task.id) ?? []
+      let removed = try remove(store, found.id) ?? []
       context.output.line(
-        "Removed \(task.id)" + (removed.isEmpty ? "." : " and \(removed.joined(separator: ", ")).")
+        "Removed \(found.id)" + (removed.isEmpty ? "." : " and \(removed.joined(separator: ", ")).")
       )
       try context.output.deliver()
     }

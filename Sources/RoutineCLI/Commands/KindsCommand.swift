@@ -131,12 +131,3 @@ enum KindsRenameCommand: Command {
         + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'routine kinds' lists them"))
   }
 }
-
-extension String {
-  /// The text without spaces at its end.
-  var trimmingTrailingSpaces: String {
-    var text = Substring(self)
-    while text.last == " " { text = text.dropLast() }
-    return String(text)
-  }
-}

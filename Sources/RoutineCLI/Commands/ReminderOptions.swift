@@ -74,7 +74,7 @@ enum ReminderOptions {
         }
         reminder.activity = activity
       case .general:
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !value.trimmingBlanks.isEmpty else {
           throw invalid("text", "some text", value)
         }
         reminder.message = value

@@ -92,7 +92,7 @@ struct ExecSink: NotificationSink {
           "the command \(command.debugDescription) exited with status \(result.status)\(detail)")
     }
     let answer = result.output.split(separator: "\n").first.map {
-      $0.trimmingCharacters(in: .whitespaces)
+      $0.trimmingBlanks
     }
     guard let answer, !answer.isEmpty else { return nil }
     let offered = notification.actions.map(\.id) + [NotificationCategory.open.id]

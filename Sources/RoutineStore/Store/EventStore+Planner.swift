@@ -214,14 +214,16 @@ extension EventStore {
     try insert.step()
   }
 
-  private func readRequests() throws -> [NotificationRequest] {
+  /// The stored requests, or the one with identifier `id`.
+  func readRequests(id: String? = nil) throws -> [NotificationRequest] {
     let select = try connection.prepare(
       """
       SELECT id, origin, category, title, body, trigger_type, weekdays, day_of_month, hour, minute,
         repeats, fire_at, local_day, event_kind, suggested_time, confidence, reminder_id,
         look_back, is_alarm, link_id, link_name
-      FROM requests ORDER BY id
+      FROM requests \(id == nil ? "" : "WHERE id = ?") ORDER BY id
       """)
+    if let id { try select.bind(id, at: 1) }
     var result: [NotificationRequest] = []
     while try select.step() {
       let trigger: Trigger

@@ -305,14 +305,21 @@ extension EventStore {
     try write {
       guard try self.habit(id: habit.id) != nil else { return false }
       try saveHabit(habit, id: habit.id, insert: false)
-      let follow = try connection.prepare(
-        "UPDATE reminders SET kind_key = ?, kind_name = ? WHERE type = 'habit' AND link = ?")
-      try follow.bind(habit.name.key, at: 1)
-      try follow.bind(habit.name.name, at: 2)
-      try follow.bind(habit.id, at: 3)
-      try follow.step()
+      try renameLinkedReminders(type: "habit", link: habit.id, to: habit.name)
       return true
     }
+  }
+
+  /// Points the reminders of `type` linked to `link` at its name (it may be new): they watch
+  /// for events of that kind.
+  private func renameLinkedReminders(type: String, link: String, to name: EventKind) throws {
+    let follow = try connection.prepare(
+      "UPDATE reminders SET kind_key = ?, kind_name = ? WHERE type = ? AND link = ?")
+    try follow.bind(name.key, at: 1)
+    try follow.bind(name.name, at: 2)
+    try follow.bind(type, at: 3)
+    try follow.bind(link, at: 4)
+    try follow.step()
   }
 
   private func saveHabit(_ habit: Habit, id: String, insert: Bool) throws {
@@ -411,12 +418,7 @@ extension EventStore {
     try write {
       guard try self.task(id: task.id) != nil else { return false }
       try saveTask(task, id: task.id, insert: false)
-      let follow = try connection.prepare(
-        "UPDATE reminders SET kind_key = ?, kind_name = ? WHERE type = 'task' AND link = ?")
-      try follow.bind(task.name.key, at: 1)
-      try follow.bind(task.name.name, at: 2)
-      try follow.bind(task.id, at: 3)
-      try follow.step()
+      try renameLinkedReminders(type: "task", link: task.id, to: task.name)
       return true
     }
   }

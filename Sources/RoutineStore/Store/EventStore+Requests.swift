@@ -25,7 +25,19 @@ extension EventStore {
 
   /// The request `id` among the pending ones, if it is pending.
   public func pendingRequest(id: String, clock: ClockStyle) throws -> NotificationRequest? {
-    try pendingRequests(clock: clock).first { $0.id == id }
+    try read {
+      if let stored = try readRequests(id: id).first { return stored }
+      // A reminder's requests carry its id, alone or followed by `-weekday-N`: derive only
+      // that reminder's (an answer must not cost a plan of every reminder).
+      let reminderID = id.firstRange(of: "-weekday-").map { String(id[..<$0.lowerBound]) } ?? id
+      if let reminder = try reminder(id: reminderID) {
+        let linked = reminder.link != nil
+        let derived = ReminderPlanner(clock: clock).requests(
+          for: [reminder], habits: linked ? try habits() : [], tasks: linked ? try tasks() : [])
+        if let found = derived.first(where: { $0.id == id }) { return found }
+      }
+      return try pendingRequests(clock: clock).first { $0.id == id }
+    }
   }
 
   /// The checks after `events` were logged, in the caller's transaction (docs/reminders.md,

@@ -141,16 +141,22 @@ public final class EventStore {
   /// Refuses a file that is not a routine store, before anything in it is changed.
   private static func identify(_ connection: Connection, path: String) throws(StoreError) {
     let owner: Int64
-    let tables: Set<String>
     do {
       owner = try connection.scalarInt("PRAGMA application_id") ?? 0
-      tables = try tableNames(connection)
     } catch {
       throw classify(error, path: path, opening: true)
     }
+    // Marked: routine's own. (The header alone says so; listing the tables would make SQLite
+    // parse the whole schema before it is needed.)
     if Int32(truncatingIfNeeded: owner) == EventStore.applicationID { return }
     guard owner == 0 else {
       throw .foreign(path: path, detail: "application id \(owner)")
+    }
+    let tables: Set<String>
+    do {
+      tables = try tableNames(connection)
+    } catch {
+      throw classify(error, path: path, opening: true)
     }
     // An empty database is a new store; anything else unmarked must be a store routine made
     // before it marked them: only routine's tables, and migrations that routine knows, the
