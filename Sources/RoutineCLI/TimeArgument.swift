@@ -32,7 +32,30 @@ enum TimeArgument {
       }
       return stamp(instant, zone)
     }
-    // "2026-04-20 07:05", "2026-04-20T07:05", "yesterday 23:10": a day, then maybe a time.
+    if let (day, time) = dayAndTime(trimmed, today: today) {
+      let midnight = TimeOfDay(secondsSinceMidnight: 0)
+      return stamp(WallClock.instant(on: day, at: time ?? midnight, in: zone), zone)
+    }
+    throw UsageError(
+      "--\(option): expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time "
+        + "(2026-04-20 07:05), a date, today, yesterday, tomorrow, or a time (07:05), found '\(text)'",
+      command: command)
+  }
+
+  /// A day and a time of day as typed (`2026-04-20 07:05`, `tomorrow 09:00`), not resolved to
+  /// an instant: a one-time reminder keeps the wall-clock time it was given, and the time rules
+  /// decide at each firing what it means (a time in a gap, a zone changed meanwhile).
+  static func localDateTime(_ text: String, now: Date, zone: TimeZone) -> (LocalDate, TimeOfDay)? {
+    let today = WallClock.localDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: zone)
+    guard let (day, time) = dayAndTime(text.trimmingBlanks, today: today), let time else {
+      return nil
+    }
+    return (day, time)
+  }
+
+  /// "2026-04-20 07:05", "2026-04-20T07:05", "yesterday 23:10", "2026-04-20": a day, then
+  /// maybe a time (nil when there is none).
+  private static func dayAndTime(_ trimmed: String, today: LocalDate) -> (LocalDate, TimeOfDay?)? {
     var head = trimmed
     var tail: String?
     if let space = trimmed.firstIndex(of: " ") {
@@ -51,19 +74,10 @@ enum TimeArgument {
     case "tomorrow": day = today.adding(days: 1)
     default: day = date(head)
     }
-    if let day {
-      guard let tail else {
-        let midnight = TimeOfDay(secondsSinceMidnight: 0)
-        return stamp(WallClock.instant(on: day, at: midnight, in: zone), zone)
-      }
-      if let time = TimeArgument.time(tail) {
-        return stamp(WallClock.instant(on: day, at: time, in: zone), zone)
-      }
-    }
-    throw UsageError(
-      "--\(option): expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time "
-        + "(2026-04-20 07:05), a date, today, yesterday, tomorrow, or a time (07:05), found '\(text)'",
-      command: command)
+    guard let day else { return nil }
+    guard let tail else { return (day, nil) }
+    guard let time = TimeArgument.time(tail) else { return nil }
+    return (day, time)
   }
 
   /// The instant with the zone's offset.

@@ -389,7 +389,9 @@ enum RemindersImportCommand: Command {
         try store.addTask(task)
         added += 1
       }
-      for reminder in reminders {
+      let clock = context.clockStyle(settings)
+      for (index, imported) in reminders.enumerated() {
+        var reminder = imported
         if try store.isDeleted(reminder.id) { refused.append(reminder.id); continue }
         if !reminder.id.isEmpty, try store.reminder(id: reminder.id) != nil {
           kept.append(reminder.id)
@@ -400,19 +402,33 @@ enum RemindersImportCommand: Command {
         {
           throw CommandError(
             .dataError,
-            "\(name): \(reminder.id.isEmpty ? "a reminder" : reminder.id) links to '\(link)', which is neither a habit nor a task here"
-          )
+            "\(name): reminders[\(index)].link: '\(link)' is neither a habit nor a task here")
         }
+        // What `reminders add` refuses, an import refuses too, naming the reminder.
+        var warning: String?
+        do {
+          try RemindersAddCommand.check(&reminder, store: store, clock: clock, warning: &warning)
+        } catch let error as CommandError {
+          throw CommandError(.dataError, "\(name): reminders[\(index)]: \(error.message)")
+        }
+        if let warning { context.warn("\(name): reminders[\(index)]: \(warning)") }
         try store.addReminder(reminder, now: now)
         added += 1
       }
-      _ = settings
-      context.output.line(
-        "\(name): \(counted(added, "definition")) added, \(kept.count) already present"
-          + (refused.isEmpty
-            ? "."
-            : ", \(refused.count) removed before and left out (\(refused.joined(separator: ", "))).")
-      )
+      if context.isJSON {
+        context.output.line(
+          JSON.object([
+            ("added", .integer(added)), ("present", .array(kept.map(JSON.string))),
+            ("refused", .array(refused.map(JSON.string))),
+          ]).serialized())
+      } else {
+        context.output.line(
+          "\(name): \(counted(added, "definition")) added, \(kept.count) already present"
+            + (refused.isEmpty
+              ? "."
+              : ", \(refused.count) removed before and left out (\(refused.joined(separator: ", "))).")
+        )
+      }
       try context.output.deliver()
     }
     return .ok

@@ -56,7 +56,7 @@ enum DeliverCommand: Command {
       and so is a firing cancelled when the activity was logged. 'routine history' shows what
       became of each firing. docs/delivery.md has the crontab line.
       """,
-    options: SinkOptions.options)
+    options: SinkOptions.options, globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let sink = try SinkOptions.sink(context)

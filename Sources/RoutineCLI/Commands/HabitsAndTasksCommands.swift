@@ -158,7 +158,7 @@ enum HabitsEditCommand: Command {
     name: "habits edit", summary: "Change a habit; its reminders follow.",
     arguments: [ArgumentSpec("HABIT", "The habit's name or id.")],
     options: [.value("name", "NAME", "A new name.")] + HabitOptions.options,
-    globals: ["store", "json"])
+    globals: ["store"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -178,6 +178,15 @@ enum HabitsEditCommand: Command {
       context.output.line(
         "Changed \(habit.id): \(TerminalText.escaped(habit.name.name)), \(HabitsCommand.pattern(habit))."
       )
+      // A change the habit's reminders cannot follow (its window gone) silences them: say so.
+      let planner = ReminderPlanner(clock: context.clockStyle(try store.settings()))
+      for reminder in try store.reminders() where reminder.link == habit.id && reminder.isEnabled {
+        do {
+          _ = try planner.requests(for: reminder, habit: habit, task: nil)
+        } catch {
+          context.warn("\(reminder.id) no longer fires: \(error)")
+        }
+      }
       try context.output.deliver()
     }
     return .ok
@@ -189,7 +198,7 @@ enum HabitsRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "habits remove", summary: "Remove a habit and its reminders, for good.",
     arguments: [ArgumentSpec("HABIT", "The habit's name or id.")],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
+    options: [.flag("yes", "Remove without asking.")], globals: ["store"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try LinkedRemoval.run(
@@ -284,7 +293,7 @@ enum TasksEditCommand: Command {
     options: [
       .value("name", "NAME", "A new name."), .value("due", "TIME", "A new due date."),
       .flag("undone", "Mark it not done again."),
-    ])
+    ], globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -314,7 +323,7 @@ enum TasksEditCommand: Command {
 enum TasksDoneCommand: Command {
   static let spec = CommandSpec(
     name: "tasks done", summary: "Mark a task done: its reminders stop.",
-    arguments: [ArgumentSpec("TASK", "The task's name or id.")])
+    arguments: [ArgumentSpec("TASK", "The task's name or id.")], globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -337,7 +346,7 @@ enum TasksRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "tasks remove", summary: "Remove a task and its reminders, for good.",
     arguments: [ArgumentSpec("TASK", "The task's name or id.")],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
+    options: [.flag("yes", "Remove without asking.")], globals: ["store"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try LinkedRemoval.run(

@@ -226,7 +226,8 @@ enum WhyCommand: Command {
       of each (delivered, late, missed, suppressed by the forward check, cancelled when the
       activity was logged), with the answers given.
       """,
-    arguments: [ArgumentSpec("ID", "A request (as 'routine pending' lists it) or a reminder.")])
+    arguments: [ArgumentSpec("ID", "A request (as 'routine pending' lists it) or a reminder.")],
+    globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]

@@ -63,7 +63,7 @@ enum ReminderOptions {
     if let (kind, value) = try subject(context) {
       guard kind == reminder.kind else {
         throw UsageError(
-          "'\(reminder.id)' is a \(reminder.kind.rawValue) reminder; --\(kind == .general ? "text" : kind.rawValue) does not apply",
+          "'\(reminder.id)' is \(reminder.kind == .activity ? "an" : "a") \(reminder.kind.rawValue) reminder; --\(kind == .general ? "text" : kind.rawValue) does not apply",
           command: context.command)
       }
       switch kind {
@@ -167,18 +167,16 @@ enum ReminderOptions {
     if let text = arguments.value("at") {
       if let time = TimeArgument.time(text) {
         schedule.time = time
-      } else if reminder.kind == .general,
-        let stamp = try? TimeArgument.parse(
-          text, option: "at", now: now, zone: zone, timeOfDay: .today, command: context.command),
-        text.contains(where: { $0 == " " || $0 == "T" || $0 == "-" })
-      {
-        date = WallClock.localDate(at: stamp.secondsSince1970, in: zone)
+      } else if reminder.kind == .general, let stamp = Timestamp(iso8601: text.trimmingBlanks) {
+        // Given with an offset: the wall-clock time it names there.
+        date = stamp.localDate
         schedule.time = stamp.timeOfDay
-        if let zoneStamp = Timestamp(iso8601: text) {
-          // Given with an offset: the wall-clock time it names there.
-          date = zoneStamp.localDate
-          schedule.time = zoneStamp.timeOfDay
-        }
+      } else if reminder.kind == .general,
+        let (day, time) = TimeArgument.localDateTime(text, now: now, zone: zone)
+      {
+        // Kept as typed, a time in a gap too: the time rules resolve it at the firing.
+        date = day
+        schedule.time = time
       } else {
         throw invalid(
           "at",
@@ -241,6 +239,8 @@ enum ReminderOptions {
       }
     }
     if reminder.kind == .activity { schedule.repetition = .weekly }
+    // A habit reminder given only a time keeps to the habit's days and pattern.
+    if reminder.kind == .habit, reminder.schedule == nil, given == ["at"] { return }
     reminder.schedule = schedule
   }
 

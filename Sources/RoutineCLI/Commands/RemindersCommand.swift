@@ -11,9 +11,10 @@ enum ReminderFormatting {
       let minutes = reminder.minutesBefore ?? 60
       return "\(ReminderPlanner.leadText(minutes)) before due"
     case .habit:
-      let days = reminder.schedule.map { $0.summary } ?? "the habit's days"
+      // Its own days, or the habit's; the time is the window's unless given.
+      let days = reminder.schedule?.days ?? "the habit's days"
       switch reminder.habitTiming ?? .windowStart {
-      case .at(let time): return reminder.schedule == nil ? "\(days) at \(time)" : days
+      case .at(let time): return "\(days) at \(time)"
       case .windowStart: return "\(days), at the window's start"
       case .beforeWindow(let minutes): return "\(days), \(minutes) min before the window"
       }
@@ -54,7 +55,7 @@ enum ReminderFormatting {
     }
   }
 
-  /// The reminder as documented for `reminders list --json` and the export.
+  /// The reminder as documented for `reminders --json` and the export.
   static func json(_ reminder: Reminder) -> JSON {
     var members: [(String, JSON)] = [
       ("id", .string(reminder.id)), ("type", .string(reminder.kind.rawValue)),
@@ -461,7 +462,7 @@ enum RemindersRemoveCommand: Command {
       the reminder back, not an import of definitions, not a plan.
       """,
     arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
-    options: [.flag("yes", "Remove without asking.")])
+    options: [.flag("yes", "Remove without asking.")], globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -487,7 +488,7 @@ enum RemindersRemoveCommand: Command {
 enum RemindersEnableCommand: Command {
   static let spec = CommandSpec(
     name: "reminders enable", summary: "Turn a reminder on.",
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")])
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")], globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode { try toggle(context, on: true) }
 
@@ -519,7 +520,7 @@ enum RemindersEnableCommand: Command {
 enum RemindersDisableCommand: Command {
   static let spec = CommandSpec(
     name: "reminders disable", summary: "Turn a reminder off (its definition stays).",
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")])
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")], globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try RemindersEnableCommand.toggle(context, on: false)
@@ -536,7 +537,8 @@ enum RemindersRestoreCommand: Command {
       (the design's open question 4, answered yes). --request restores one day's only.
       """,
     arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
-    options: [.value("request", "REQUEST", "Only this request's firing (reminder-N-weekday-D).")])
+    options: [.value("request", "REQUEST", "Only this request's firing (reminder-N-weekday-D).")],
+    globals: ["store", "now", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]

@@ -130,16 +130,16 @@ public struct ReminderSchedule: Hashable, Sendable {
 
   /// `daily 18:00`, `weekly mon,wed 18:00`, `monthly on the 31st 09:00`, `once 2026-05-01 09:00`.
   public var summary: String {
-    let window = windowEnd.map { "-\($0)" } ?? ""
+    "\(days) \(time)" + (windowEnd.map { "-\($0)" } ?? "")
+  }
+
+  /// The days alone: `daily`, `mon,wed`, `monthly on the 31st`, `once 2026-05-01`.
+  public var days: String {
     switch repetition {
-    case .once:
-      return "once \(date?.description ?? "?") \(time)\(window)"
-    case .daily:
-      return "daily \(time)\(window)"
-    case .weekly:
-      return "\(weekdays) \(time)\(window)"
-    case .monthly:
-      return "monthly on the \(ordinal(dayOfMonth ?? 1)) \(time)\(window)"
+    case .once: "once \(date?.description ?? "?")"
+    case .daily: "daily"
+    case .weekly: weekdays.description
+    case .monthly: "monthly on the \(ordinal(dayOfMonth ?? 1))"
     }
   }
 }

@@ -21,6 +21,9 @@ public struct ReminderPlanner: Sendable {
     case habitWithoutWindow(String)
     /// No day of the week is on.
     case noDays
+    /// Minutes before the window of a monthly habit reach into the evening before its day,
+    /// which a day of the month cannot name (the day before the 1st is the 28th to the 31st).
+    case eveningBeforeMonthlyDay(String)
 
     /// A sentence.
     public var description: String {
@@ -29,6 +32,8 @@ public struct ReminderPlanner: Sendable {
       case .habitWithoutWindow(let name):
         "the habit '\(name)' has no time window, so there is no window to fire before or at; give it one with 'routine habits edit' or use --at"
       case .noDays: "no day of the week is on, so it never fires"
+      case .eveningBeforeMonthlyDay(let name):
+        "minutes before the window of the monthly habit '\(name)' fall on the evening before its day, which a day of the month cannot name; fire at or after midnight (fewer minutes) or use --at"
       }
     }
   }
@@ -89,7 +94,11 @@ public struct ReminderPlanner: Sendable {
     let hours = reminder.lookBackHours ?? preset?.lookBackHours ?? 12
     let window = schedule.windowEnd.map { " (\(clock.format(schedule.time))-\(clock.format($0)))" }
     let body =
-      preset?.message
+      preset.map { preset in
+        // The window goes before the message's last mark ("...waiting (18:00-19:00).").
+        window.map { "\(preset.message.dropLast())\($0)\(preset.message.suffix(1))" }
+          ?? preset.message
+      }
       ?? "You have not logged \(kind.name) in the last \(hours == 1 ? "hour" : "\(hours) hours")\(window ?? "")."
     return schedule.weekdays.map { weekday in
       request(
@@ -139,14 +148,20 @@ public struct ReminderPlanner: Sendable {
       guard let window = habit.window else { throw .habitWithoutWindow(habit.name.name) }
       time = window.lowerBound.adding(seconds: -minutes * 60)
     }
-    // Minutes before a window early in the morning can fall on the evening before.
+    // Minutes before a window early in the morning can fall on the evening before: the days
+    // shift back by one, and nothing logged that evening counts yet for the next day (the
+    // habit's day starts at its midnight, after the firing).
     var schedule = pattern
     schedule.time = time
+    var lookBack: LookBack? = .sameDay
     if case .beforeWindow(let minutes) = reminder.habitTiming,
       let window = habit.window, window.lowerBound.secondsSinceMidnight - minutes * 60 < 0
     {
+      guard schedule.repetition != .monthly else {
+        throw .eveningBeforeMonthlyDay(habit.name.name)
+      }
       schedule.weekdays = schedule.weekdays.shifted(by: -1)
-      if let day = schedule.dayOfMonth { schedule.dayOfMonth = max(1, day - 1) }
+      lookBack = nil
     }
     guard schedule.repetition != .weekly || !schedule.weekdays.isEmpty else { throw .noDays }
     guard let trigger = ReminderPlanner.trigger(schedule, time: time) else { return [] }
@@ -163,7 +178,7 @@ public struct ReminderPlanner: Sendable {
         title: reminder.title ?? "Do \(habit.name.name)", body: reminder.message ?? body,
         trigger: trigger,
         metadata: RequestMetadata(
-          eventKind: habit.name.name, lookBack: .sameDay,
+          eventKind: habit.name.name, lookBack: lookBack,
           link: RequestMetadata.Link(id: habit.id, name: habit.name.name)))
     ]
   }
@@ -204,9 +219,26 @@ public struct ReminderPlanner: Sendable {
     case .daily:
       return "Every day at \(time)."
     case .weekly:
-      return "\(schedule.weekdays.description.capitalizedFirst) at \(time)."
+      return "\(ReminderPlanner.onDays(schedule.weekdays)) at \(time)."
     case .monthly:
       return "Every month on the \(ordinal(schedule.dayOfMonth ?? 1)) at \(time)."
+    }
+  }
+
+  /// "Every day", "On weekdays", "On Mondays and Thursdays", Monday first.
+  static func onDays(_ days: WeekdaySet) -> String {
+    switch days {
+    case .everyDay: return "Every day"
+    case .weekdays: return "On weekdays"
+    case .weekends: return "On weekends"
+    default:
+      let names = [
+        "Sundays", "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays",
+      ]
+      let listed = [2, 3, 4, 5, 6, 7, 1].filter(days.contains).map { names[$0 - 1] }
+      guard let last = listed.last else { return "Never" }
+      let head = listed.dropLast().joined(separator: ", ")
+      return "On " + (head.isEmpty ? last : "\(head) and \(last)")
     }
   }
 
@@ -227,9 +259,4 @@ public struct ReminderPlanner: Sendable {
           minute: time.minute))
     }
   }
-}
-
-extension String {
-  /// The text with its first letter capitalized ("mon,wed" is "Mon,wed").
-  var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
