@@ -565,6 +565,38 @@ struct DefinitionsTests {
     #expect((again.json["present"] as? [String])?.count == added)
   }
 
+  /// Ids are numbered per store: a `reminder-1` of another store that is another reminder is
+  /// not taken for this one silently (docs/reminders.md).
+  @Test func anImportSaysWhichPresentIDsNameOtherDefinitionsHere() throws {
+    let sandbox = definitions()
+    let path = sandbox.file("definitions.json", sandbox.run("reminders", "export").stdout)
+    let other = sandbox.directory.appendingPathComponent("other.db").path
+    #expect(
+      sandbox.run("--store", other, "reminders", "add", "--text", "Water", "--at", "08:00").status
+        == 0)
+    let result = sandbox.run("--store", other, "reminders", "import", path, "--json")
+    #expect(result.status == 0)
+    #expect(result.json["differing"] as? [String] == ["reminder-1"])
+    #expect(result.json["present"] as? [String] == ["reminder-1"])
+    // Left as it is: the store's own reminder-1 is still the text.
+    let shown = sandbox.run("--store", other, "reminders", "show", "reminder-1", "--json")
+    #expect(shown.json["message"] as? String == "Water")
+    // The same file again: nothing else differs (what was added is now the file's).
+    let again = sandbox.run("--store", other, "reminders", "import", path)
+    #expect(again.stdout.contains("(reminder-1 differ here and were left as they are)"))
+  }
+
+  @Test func listIsTheBareCommand() {
+    let sandbox = definitions()
+    for noun in ["reminders", "habits", "tasks"] {
+      let bare = sandbox.run(noun)
+      #expect(bare.status == 0)
+      #expect(!bare.stdout.isEmpty)
+      #expect(sandbox.run(noun, "list").stdout == bare.stdout, "\(noun)")
+      #expect(sandbox.run(noun, "list", "--json").stdout == sandbox.run(noun, "--json").stdout)
+    }
+  }
+
   @Test func aRemovedIDIsNeverBroughtBackByAnImport() throws {
     let sandbox = definitions()
     let path = sandbox.file("definitions.json", sandbox.run("reminders", "export").stdout)

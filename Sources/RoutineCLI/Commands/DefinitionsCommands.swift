@@ -367,11 +367,20 @@ enum RemindersImportCommand: Command {
     var added = 0
     var kept: [String] = []
     var refused: [String] = []
-    try context.writing { store, settings, _ in
+    // Ids are numbered per store: the same id can name another definition here. It is left as
+    // it is, and said (never silently taken for the one in the file).
+    var differing: [String] = []
+    func same(_ stored: JSON, _ imported: JSON) -> Bool {
+      stored.serialized() == imported.serialized()
+    }
+    try context.writing { store, settings, zone in
       for habit in habits {
         if try store.isDeleted(habit.id) { refused.append(habit.id); continue }
-        if !habit.id.isEmpty, try store.habit(id: habit.id) != nil {
+        if !habit.id.isEmpty, let existing = try store.habit(id: habit.id) {
           kept.append(habit.id)
+          if !same(Definitions.habitJSON(existing), Definitions.habitJSON(habit)) {
+            differing.append(habit.id)
+          }
           continue
         }
         if let same = try store.habit(id: habit.name.name) {
@@ -385,7 +394,15 @@ enum RemindersImportCommand: Command {
       }
       for task in tasks {
         if try store.isDeleted(task.id) { refused.append(task.id); continue }
-        if !task.id.isEmpty, try store.task(id: task.id) != nil { kept.append(task.id); continue }
+        if !task.id.isEmpty, let existing = try store.task(id: task.id) {
+          kept.append(task.id)
+          if !same(
+            Definitions.taskJSON(existing, zone: zone), Definitions.taskJSON(task, zone: zone))
+          {
+            differing.append(task.id)
+          }
+          continue
+        }
         try store.addTask(task)
         added += 1
       }
@@ -393,8 +410,11 @@ enum RemindersImportCommand: Command {
       for (index, imported) in reminders.enumerated() {
         var reminder = imported
         if try store.isDeleted(reminder.id) { refused.append(reminder.id); continue }
-        if !reminder.id.isEmpty, try store.reminder(id: reminder.id) != nil {
+        if !reminder.id.isEmpty, let existing = try store.reminder(id: reminder.id) {
           kept.append(reminder.id)
+          if !same(ReminderFormatting.json(existing), ReminderFormatting.json(reminder)) {
+            differing.append(reminder.id)
+          }
           continue
         }
         if let link = reminder.link, try store.habit(id: link) == nil,
@@ -420,10 +440,14 @@ enum RemindersImportCommand: Command {
           JSON.object([
             ("added", .integer(added)), ("present", .array(kept.map(JSON.string))),
             ("refused", .array(refused.map(JSON.string))),
+            ("differing", .array(differing.map(JSON.string))),
           ]).serialized())
       } else {
+        let different =
+          differing.isEmpty
+          ? "" : " (\(differing.joined(separator: ", ")) differ here and were left as they are)"
         context.output.line(
-          "\(name): \(counted(added, "definition")) added, \(kept.count) already present"
+          "\(name): \(counted(added, "definition")) added, \(kept.count) already present\(different)"
             + (refused.isEmpty
               ? "."
               : ", \(refused.count) removed before and left out (\(refused.joined(separator: ", "))).")

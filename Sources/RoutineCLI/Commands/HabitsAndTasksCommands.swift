@@ -13,7 +13,10 @@ enum HabitsCommand: Command {
       'routine reminders add --habit NAME' reminds of it.
       """,
     globals: ["store", "json"],
-    subcommands: [HabitsAddCommand.spec, HabitsEditCommand.spec, HabitsRemoveCommand.spec])
+    subcommands: [
+      HabitsListCommand.spec, HabitsAddCommand.spec, HabitsEditCommand.spec,
+      HabitsRemoveCommand.spec,
+    ])
 
   static func run(_ context: Context) throws -> ExitCode {
     let store = try context.openExistingStore()
@@ -48,6 +51,23 @@ enum HabitsCommand: Command {
     if let window = habit.window { text += ", \(window.lowerBound)-\(window.upperBound)" }
     return text
   }
+}
+
+/// `routine habits list`: the same as `routine habits`.
+enum HabitsListCommand: Command {
+  static let spec = CommandSpec(
+    name: "habits list", summary: "The same as 'routine habits': list your habits.",
+    globals: ["store", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode { try HabitsCommand.run(context) }
+}
+
+/// `routine tasks list`: the same as `routine tasks`.
+enum TasksListCommand: Command {
+  static let spec = CommandSpec(
+    name: "tasks list", summary: "The same as 'routine tasks': list your tasks.")
+
+  static func run(_ context: Context) throws -> ExitCode { try TasksCommand.run(context) }
 }
 
 /// The options of `habits add` and `habits edit`.
@@ -218,7 +238,8 @@ enum TasksCommand: Command {
       follows the due date when it changes. Answering 'done' marks the task done.
       """,
     subcommands: [
-      TasksAddCommand.spec, TasksEditCommand.spec, TasksDoneCommand.spec, TasksRemoveCommand.spec,
+      TasksListCommand.spec, TasksAddCommand.spec, TasksEditCommand.spec, TasksDoneCommand.spec,
+      TasksRemoveCommand.spec,
     ])
 
   static func run(_ context: Context) throws -> ExitCode {

@@ -112,7 +112,8 @@ enum RemindersCommand: Command {
       firing (and whether that one is skipped). docs/reminders.md explains every kind.
       """,
     subcommands: [
-      RemindersAddCommand.spec, RemindersShowCommand.spec, RemindersEditCommand.spec,
+      RemindersListCommand.spec, RemindersAddCommand.spec, RemindersShowCommand.spec,
+      RemindersEditCommand.spec,
       RemindersRemoveCommand.spec, RemindersEnableCommand.spec, RemindersDisableCommand.spec,
       RemindersRestoreCommand.spec, RemindersExportCommand.spec, RemindersImportCommand.spec,
     ])
@@ -199,6 +200,14 @@ enum RemindersCommand: Command {
       return .ok
     }
   }
+}
+
+/// `routine reminders list`: the same as `routine reminders`.
+enum RemindersListCommand: Command {
+  static let spec = CommandSpec(
+    name: "reminders list", summary: "The same as 'routine reminders': list your reminders.")
+
+  static func run(_ context: Context) throws -> ExitCode { try RemindersCommand.run(context) }
 }
 
 /// `routine reminders add ...`
