@@ -116,13 +116,15 @@ enum EventFormatting {
   /// `Mon 2026-04-20 07:05` (with seconds when there are any: `07:05:30`): the event's own
   /// local date and time.
   static func localDateTime(_ timestamp: Timestamp) -> String {
-    let time = timestamp.timeOfDay
+    "\(timestamp.localDate.weekdayName) \(timestamp.localDate) \(clock(timestamp.timeOfDay))"
+  }
+
+  /// `07:05`, or `07:05:30` when there are seconds: a time not to be rounded (a firing).
+  static func clock(_ time: TimeOfDay) -> String {
     let seconds = time.secondsSinceMidnight % 60
-    let clock =
-      seconds == 0
+    return seconds == 0
       ? "\(pad(time.hour)):\(pad(time.minute))"
       : "\(pad(time.hour)):\(pad(time.minute)):\(pad(seconds))"
-    return "\(timestamp.localDate.weekdayName) \(timestamp.localDate) \(clock)"
   }
 
   private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

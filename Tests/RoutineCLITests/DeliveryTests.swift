@@ -245,6 +245,44 @@ struct DeliveryTests {
     #expect(unknown.stderr.contains("reminder-1-weekday-9"))
   }
 
+  /// `--occurrence` is a local time in the user's zone (here Berlin, with `TZ=UTC` around it),
+  /// and must name a firing that has come; a firing takes one answer, snooze and open aside.
+  @Test func anAnswerNamesARealFiringInTheUsersZoneAndClosesIt() throws {
+    let sandbox = sandbox()
+    sandbox.variables["TZ"] = "UTC"
+    #expect(sandbox.run("reminders", "add", "--activity", "Reading", "--at", "06:41").status == 0)
+    _ = deliver(sandbox, at: "2026-05-05T06:41:05+02:00")
+    let now = "2026-05-05T07:00:00+02:00"
+    func respond(_ action: String, _ occurrence: String, id: String = "reminder-1-weekday-3")
+      -> Invocation
+    {
+      sandbox.run("respond", id, action, "--occurrence", occurrence, "--now", now, "--json")
+    }
+    let first = respond("snooze", "2026-05-05 06:41")
+    #expect(first.status == 0, "\(first.stderr)")
+    let answers = sandbox.run("history", "--json", "--now", now, "--from", "2026-05-05").json
+    let answered = (answers["entries"] as? [[String: Any]] ?? []).first {
+      $0["type"] as? String == "answer"
+    }
+    #expect(answered?["occurrence"] as? String == "2026-05-05T06:41:00+02:00")
+    // Snooze left it open; "done" closes it; after that another answer changes nothing.
+    #expect(respond("done", "2026-05-05 06:41").json["recorded"] as? Bool == true)
+    let late = respond("dismiss", "2026-05-05 06:41")
+    #expect(late.status == 65)
+    #expect(late.stderr.contains("was answered 'done' at 07:00 already; a firing takes one answer"))
+    // Times that are no firing, or a firing still to come, are refused.
+    let wrong = respond("done", "2026-05-05 08:41")
+    #expect(wrong.status == 65)
+    #expect(
+      wrong.stderr.contains(
+        "'reminder-1-weekday-3' does not fire at Tue 2026-05-05 08:41; its latest was Tue 2026-05-05 06:41"
+      ))
+    let ahead = respond("done", "2026-05-06 06:41", id: "reminder-1-weekday-4")
+    #expect(ahead.status == 65)
+    #expect(ahead.stderr.contains("which has not come yet"))
+    #expect(sandbox.run("events", "--event", "Reading").stdout.split(separator: "\n").count == 1)
+  }
+
   @Test func anAnswerToARequestRemovedMeanwhileIsStillLogged() throws {
     let sandbox = sandbox()
     #expect(sandbox.run("reminders", "add", "--activity", "Reading", "--at", "09:00").status == 0)

@@ -115,7 +115,7 @@ struct ActionHandlerTests {
             title: "Reminder: Time for Leaving Work", body: Self.leavingWork.body,
             trigger: .date(1_777_303_330), metadata: Self.leavingWork.metadata))
       ])
-    #expect(outcome.message == "Snoozed: 'Time for Leaving Work' comes back at 17:22.")
+    #expect(outcome.message == "Snoozed: 'Time for Leaving Work' comes back at 17:22:10.")
     #expect(NotificationCategory.category(.earlyWarning).actionIDs == ["onit", "dismiss", "open"])
   }
 
@@ -130,7 +130,7 @@ struct ActionHandlerTests {
     }
     #expect(alert.id == "alert_LeavingWork_\(fire)")
     #expect(alert.trigger == .date(fire))
-    #expect(outcome.message == "Snoozed: 'Time for Leaving Work' comes back at 17:27.")
+    #expect(outcome.message == "Snoozed: 'Time for Leaving Work' comes back at 17:27:10.")
   }
 
   @Test func snoozingAReminderYouDefinedKeepsItsButtons() throws {

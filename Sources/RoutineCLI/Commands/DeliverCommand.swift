@@ -118,14 +118,15 @@ enum RespondCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let (id, action) = (context.arguments.arguments[0], context.arguments.arguments[1].lowercased())
     let now = try context.requireNow()
+    let store = try context.openStore()
     var occurrence: Int64?
     if let text = context.arguments.value("occurrence") {
+      // A local time is the user's, as every time typed on the command line.
       occurrence = try TimeArgument.parse(
-        text, option: "occurrence", now: now, zone: TimeZone(secondsFromGMT: 0)!,
+        text, option: "occurrence", now: now, zone: try context.userTimeZone(try store.settings()),
         timeOfDay: .latestPast, command: spec.name
       ).secondsSince1970
     }
-    let store = try context.openStore()
     _ = try Responder(store: store, context: context).answer(
       id: id, action: action, occurrence: occurrence, now: try context.nowSeconds()
     ) { result in

@@ -22,9 +22,12 @@ struct HistoryEntry {
   var alert = false
   var sink: String?
   var reason: String?
+  /// The reminder a delivery came from (a snoozed alert's too).
+  var reminderID: String?
 
   init(_ record: DeliveryRecord) {
     kind = .delivery
+    reminderID = record.request.metadata?.reminderID
     at = record.occurrence.at + Int64(record.attempt) * Int64(Reminder.alarmInterval) * 60
     requestID = record.occurrence.requestID
     occurrence = record.occurrence.at
@@ -189,7 +192,11 @@ enum HistoryCommand: Command {
         entries.append(HistoryEntry(stored, clock: clock, title: titles[id] ?? id))
       }
       if let only {
-        entries = entries.filter { $0.requestID == only || $0.requestID.hasPrefix(only + "-") }
+        func matches(_ id: String) -> Bool { id == only || id.hasPrefix(only + "-") }
+        // A snoozed reminder comes back as an alert of its own id: it belongs to it too.
+        let alerts = Set(
+          entries.filter { $0.reminderID.map(matches) == true }.map(\.requestID))
+        entries = entries.filter { matches($0.requestID) || alerts.contains($0.requestID) }
       }
       return (entries.sorted { ($0.at, $0.requestID) < ($1.at, $1.requestID) }, zone, clock)
     }

@@ -53,15 +53,18 @@ enum PendingCommand: Command {
     let width = requests.map(\.0.id.count).max() ?? 0
     let triggers = requests.map { RequestFormatting.trigger($0.0.trigger, in: zone) }
     let triggerWidth = max(13, (triggers.map(\.count).max() ?? 0) + 1)
-    for ((request, next), trigger) in zip(requests, triggers) {
-      let when =
-        next == Int64.max
+    let whens = requests.map { _, next in
+      next == Int64.max
         ? "no further firing"
         : "next \(EventFormatting.localDateTime(RequestFormatting.stamp(next, zone)))"
+    }
+    // A firing with seconds (a snoozed alert) is longer than the usual 26 characters.
+    let whenWidth = max(27, (whens.map(\.count).max() ?? 0) + 1)
+    for (((request, next), trigger), when) in zip(zip(requests, triggers), whens) {
       var line =
         HelpFormatter.padded(request.id, to: width + 2)
         + HelpFormatter.padded(trigger, to: triggerWidth)
-        + HelpFormatter.padded(when, to: 27) + TerminalText.escaped(request.title)
+        + HelpFormatter.padded(when, to: whenWidth) + TerminalText.escaped(request.title)
       if let reason = skipped(request, next) {
         line += " (skipped: \(TerminalText.escaped(reason)))"
       }

@@ -93,7 +93,7 @@ enum PlanCommand: Command {
           ? text
             + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 12)
             + TerminalText.escaped(request.title)
-          : text.trimmingBlanks)
+          : text.trimmingTrailingSpaces)
     }
     for request in change.added { line(dryRun ? "would add" : "added", request) }
     for pair in change.replaced { line(dryRun ? "would replace" : "replaced", pair.new) }

@@ -22,7 +22,7 @@ enum RequestFormatting {
       return "\(days) \(calendar.time)" + (calendar.repeats ? "" : " once")
     case .date(let at):
       let timestamp = stamp(at, zone)
-      return "once \(timestamp.localDate) \(timestamp.timeOfDay)"
+      return "once \(timestamp.localDate) \(EventFormatting.clock(timestamp.timeOfDay))"
     case .local(let date, let time):
       return "once \(date) \(time)"
     }

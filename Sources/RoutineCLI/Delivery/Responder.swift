@@ -34,11 +34,12 @@ struct Responder {
       let target = try self.target(
         id: id, occurrence: occurrence, now: now, zone: zone, clock: clock)
       let firing = Occurrence(requestID: target.requestID, at: target.occurrence)
+      let firingText = EventFormatting.localDateTime(TimeArgument.stamp(firing.at, zone))
       if let earlier = try store.answer(to: firing, action: action) {
         let when = TimeArgument.stamp(earlier.answeredAt, zone)
         let result = Result(
           message:
-            "'\(id)' (\(EventFormatting.localDateTime(TimeArgument.stamp(firing.at, zone)))) was answered '\(action)' at \(clock.format(when.timeOfDay)) already; nothing changed.",
+            "'\(id)' (\(firingText)) was answered '\(action)' at \(clock.format(when.timeOfDay)) already; nothing changed.",
           changed: false)
         try deliverOutput(result)
         return result
@@ -49,6 +50,16 @@ struct Responder {
         outcome = try handler.answer(action, to: target, now: now, in: zone)
       } catch let error as ActionError {
         throw CommandError(.dataError, error.description)
+      }
+      // A firing takes one answer: snooze and open leave it open, the others close it.
+      if let closing = try store.answers(requestID: firing.requestID).first(where: {
+        $0.occurrence == firing && !Responder.leavesOpen.contains($0.action)
+      }) {
+        let when = TimeArgument.stamp(closing.answeredAt, zone)
+        throw CommandError(
+          .dataError,
+          "'\(id)' (\(firingText)) was answered '\(closing.action)' at \(clock.format(when.timeOfDay)) already; a firing takes one answer (snooze and open aside), so '\(action)' changes nothing"
+        )
       }
       var eventID: Int64?
       var logged: [Event] = []
@@ -90,11 +101,17 @@ struct Responder {
 
   /// The notification being answered: a pending request (stored or a reminder's), or, for one
   /// removed since it fired, what its delivery recorded.
+  /// The answers after which a firing can still be answered otherwise.
+  static let leavesOpen: Set<String> = ["snooze", "open"]
+
   private func target(id: String, occurrence: Int64?, now: Int64, zone: TimeZone, clock: ClockStyle)
     throws -> AnswerTarget
   {
     let delivered = try store.latestDelivery(requestID: id, occurrence: occurrence)
     if let request = try store.pendingRequest(id: id, clock: clock) {
+      if let occurrence, delivered == nil {
+        try check(occurrence, of: request, now: now, zone: zone)
+      }
       let at =
         try occurrence ?? delivered?.occurrence.at ?? lastFiring(of: request, now: now, zone: zone)
       return AnswerTarget(
@@ -113,6 +130,29 @@ struct Responder {
     throw CommandError(
       .dataError,
       "there is no notification '\(id)': it is neither pending nor ever delivered\(hint) ('routine pending' lists them)"
+    )
+  }
+
+  /// An answer names a firing that was delivered, or one of the request's firings that has
+  /// come (answered from the command line before delivery ran): never another time.
+  private func check(
+    _ occurrence: Int64, of request: NotificationRequest, now: Int64, zone: TimeZone
+  )
+    throws
+  {
+    let fires = request.trigger.occurrences(from: occurrence, to: occurrence + 1, in: zone)
+    guard !fires.contains(occurrence) || occurrence > now else { return }
+    let named = EventFormatting.localDateTime(TimeArgument.stamp(occurrence, zone))
+    let latest = request.trigger.occurrences(from: now - 7 * 86_400, to: now + 1, in: zone).last
+    let hint =
+      latest.map {
+        "; its latest was \(EventFormatting.localDateTime(TimeArgument.stamp($0, zone)))"
+      } ?? ""
+    throw CommandError(
+      .dataError,
+      occurrence > now && fires.contains(occurrence)
+        ? "'\(request.id)' fires at \(named), which has not come yet; answer it once it has"
+        : "'\(request.id)' does not fire at \(named)\(hint) (--occurrence names a firing, as delivery gives it)"
     )
   }
 

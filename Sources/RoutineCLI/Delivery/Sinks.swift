@@ -79,9 +79,14 @@ struct ExecSink: NotificationSink {
       input: Data((notificationJSON(notification).compact() + "\n").utf8), timeout: ExecSink.timeout
     )
     // Line by line, escaped: the command may echo an event name with escape sequences in it.
-    for line in result.errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast(
-      result.errors.hasSuffix("\n") ? 1 : 0)
-    {
+    // Nothing written, nothing relayed (not even an empty line for cron to mail).
+    let relayed =
+      result.errors.isEmpty
+      ? []
+      : result.errors.split(
+        separator: "\n", omittingEmptySubsequences: false
+      ).dropLast(result.errors.hasSuffix("\n") ? 1 : 0)
+    for line in relayed {
       errors.line(TerminalText.escaped(String(line)))
     }
     guard result.status == 0 else {

@@ -115,7 +115,7 @@ public struct ActionHandler: Sendable {
         of: target, firingAt: fire)
       return outcome(
         [.schedule(alert)],
-        "Snoozed: '\(target.title)' comes back at \(clock.format(Timestamp(Date(timeIntervalSince1970: Double(fire)), in: zone).timeOfDay))."
+        "Snoozed: '\(target.title)' comes back at \(clock.formatExact(Timestamp(Date(timeIntervalSince1970: Double(fire)), in: zone).timeOfDay))."
       )
     case "start":
       let what = target.category == .mindfulness ? "the meditation timer" : "the workout"

@@ -33,6 +33,21 @@ public enum ClockStyle: String, Sendable, Hashable {
       return "\(hour):\(pad(rounded.minute, 2)) \(rounded.hour < 12 ? "AM" : "PM")"
     }
   }
+
+  /// `time` as it is, with its seconds when there are any (`17:22:10`, `5:22:10 PM`): an
+  /// instant something fires at, which rounding would move.
+  public func formatExact(_ time: TimeOfDay) -> String {
+    let seconds = time.secondsSinceMidnight % 60
+    guard seconds != 0 else { return format(time) }
+    let minutes = "\(pad(time.minute, 2)):\(pad(seconds, 2))"
+    switch self {
+    case .twentyFourHour:
+      return "\(pad(time.hour, 2)):\(minutes)"
+    case .twelveHour:
+      let hour = time.hour % 12 == 0 ? 12 : time.hour % 12
+      return "\(hour):\(minutes) \(time.hour < 12 ? "AM" : "PM")"
+    }
+  }
 }
 
 /// The words of reminders, as the original design phrased them: titles of at most
