@@ -36,6 +36,9 @@ enum TimeArgument {
       let midnight = TimeOfDay(secondsSinceMidnight: 0)
       return stamp(WallClock.instant(on: day, at: time ?? midnight, in: zone), zone)
     }
+    if let day = impossibleDate(in: trimmed) {
+      throw UsageError("--\(option): there is no day \(day)", command: command)
+    }
     throw UsageError(
       "--\(option): expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time "
         + "(2026-04-20 07:05), a date, today, yesterday, tomorrow, or a time (07:05), found '\(text)'",
@@ -99,6 +102,18 @@ enum TimeArgument {
   }
 
   /// `YYYY-MM-DD`.
+  /// The `YYYY-MM-DD` at the start of `text` when it has that shape but names no day
+  /// (`2026-02-30`): worth its own error.
+  static func impossibleDate(in text: String) -> String? {
+    let head = String(text.trimmingBlanks.prefix(10))
+    let shaped =
+      head.count == 10
+      && head.enumerated().allSatisfy { index, character in
+        index == 4 || index == 7 ? character == "-" : character.isASCII && character.isNumber
+      }
+    return shaped && date(head) == nil ? head : nil
+  }
+
   static func date(_ text: String) -> LocalDate? {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,

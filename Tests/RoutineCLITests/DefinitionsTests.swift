@@ -583,7 +583,29 @@ struct DefinitionsTests {
     #expect(shown.json["message"] as? String == "Water")
     // The same file again: nothing else differs (what was added is now the file's).
     let again = sandbox.run("--store", other, "reminders", "import", path)
-    #expect(again.stdout.contains("(reminder-1 differ here and were left as they are)"))
+    #expect(again.stdout.contains("(reminder-1 differs here and was left as it is)"))
+  }
+
+  /// A time already past is taken (a task can be late) but never silently: it will not fire.
+  @Test func aTimeThatHasPassedIsTakenWithAWarning() {
+    let sandbox = delivery.sandbox(now: "2026-05-05T07:00:00+02:00")
+    let once = sandbox.run("reminders", "add", "--text", "Pills", "--at", "2026-04-01 09:00")
+    #expect(once.status == 0)
+    #expect(
+      once.stderr.contains(
+        "warning: its time has passed, so it will not fire ('routine reminders edit' gives it another)"
+      ))
+    let task = sandbox.run("tasks", "add", "Taxes", "--due", "yesterday 17:00")
+    #expect(task.status == 0)
+    #expect(
+      task.stderr.contains(
+        "warning: Mon 2026-05-04 17:00 has passed, so its reminders will not fire"))
+    // A time still to come is no warning.
+    let later = sandbox.run("reminders", "add", "--text", "Later", "--at", "2026-05-06 09:00")
+    #expect(!later.stderr.contains("warning"))
+    let none = sandbox.run("reminders", "add", "--activity", "Reading", "--days", "none")
+    #expect(none.stdout.contains("Reading, no days, 09:00 (look-back 12 h) (disabled)."))
+    #expect(sandbox.run("reminders", "show", "reminder-3").stdout.contains("  requests    none\n"))
   }
 
   @Test func listIsTheBareCommand() {

@@ -61,7 +61,11 @@ final class DesktopHarness: @unchecked Sendable {
       </policy>
     </busconfig>
     """.write(to: config, atomically: true, encoding: .utf8)
-    display = ":\(Int.random(in: 40...90))"
+    // A display nobody holds (a lock file left by a crashed server counts as held).
+    display =
+      (0..<50).lazy.map { _ in ":\(Int.random(in: 40...190))" }.first {
+        !FileManager.default.fileExists(atPath: "/tmp/.X\($0.dropFirst())-lock")
+      } ?? ":\(Int.random(in: 191...250))"
     try launch("dbus-daemon", ["--config-file=\(config.path)", "--nofork"])
     try waitFor { FileManager.default.fileExists(atPath: self.busPath) }
     guard daemon else { return }
@@ -84,11 +88,15 @@ final class DesktopHarness: @unchecked Sendable {
   }
 
   deinit {
-    // SIGKILL: dunst ignores SIGTERM while its action menu has run, and these are throwaway.
+    // SIGKILL: dunst may ignore SIGTERM once its action menu has run, and these are
+    // throwaway; Xvfb's lock file and socket, left behind by that, are removed below.
     for process in processes.reversed() where process.isRunning {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
+    let number = display.dropFirst()
+    try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+    try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
     try? FileManager.default.removeItem(atPath: busPath)
     if let created = createdRuntimeDirectory {
       try? FileManager.default.removeItem(atPath: created)

@@ -445,7 +445,10 @@ enum RemindersImportCommand: Command {
       } else {
         let different =
           differing.isEmpty
-          ? "" : " (\(differing.joined(separator: ", ")) differ here and were left as they are)"
+          ? ""
+          : differing.count == 1
+            ? " (\(differing[0]) differs here and was left as it is)"
+            : " (\(differing.joined(separator: ", ")) differ here and were left as they are)"
         context.output.line(
           "\(name): \(counted(added, "definition")) added, \(kept.count) already present\(different)"
             + (refused.isEmpty

@@ -155,7 +155,13 @@ enum DoctorCommand: Command {
     let minutes = max(0, (now - last) / 60)
     let zone = (try? context.userTimeZone(try store.settings())) ?? TimeZone(secondsFromGMT: 0)!
     let when = EventFormatting.localDateTime(TimeArgument.stamp(last, zone))
-    let ago = minutes == 0 ? "less than a minute ago" : "\(counted(Int(minutes), "minute")) ago"
+    let ago: String
+    switch minutes {
+    case 0: ago = "less than a minute ago"
+    case ..<120: ago = "\(counted(Int(minutes), "minute")) ago"
+    case ..<(48 * 60): ago = "\(counted(Int(minutes / 60), "hour")) ago"
+    default: ago = "\(counted(Int(minutes / 1440), "day")) ago"
+    }
     // A watch sleeps until something is due; cron runs deliver every minute.
     return Check(
       area: "delivery", level: minutes > 24 * 60 && requests > 0 ? .warning : .ok,

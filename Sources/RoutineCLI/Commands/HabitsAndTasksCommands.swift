@@ -267,6 +267,14 @@ enum TasksCommand: Command {
     return .ok
   }
 
+  /// A due date already past is taken (a task can be late), with a warning: its reminders
+  /// will not fire.
+  static func warnIfPast(_ due: Timestamp, _ context: Context) throws {
+    guard due.secondsSince1970 <= (try context.nowSeconds()) else { return }
+    context.warn(
+      "\(EventFormatting.localDateTime(due)) has passed, so its reminders will not fire")
+  }
+
   /// The `--due` option in the user's zone.
   static func due(_ context: Context, zone: TimeZone) throws -> Timestamp? {
     guard let text = context.arguments.value("due") else { return nil }
@@ -292,6 +300,7 @@ enum TasksAddCommand: Command {
     }
     try context.writing { store, _, zone in
       let due = try TasksCommand.due(context, zone: zone)!
+      try TasksCommand.warnIfPast(due, context)
       let added = try store.addTask(TodoTask(id: "", name: name, due: due))
       if context.isJSON {
         context.output.line(JSON.object([("id", .string(added.id))]).serialized())
@@ -328,7 +337,10 @@ enum TasksEditCommand: Command {
         }
         task.name = name
       }
-      if let due = try TasksCommand.due(context, zone: zone) { task.due = due }
+      if let due = try TasksCommand.due(context, zone: zone) {
+        task.due = due
+        if task.doneAt == nil { try TasksCommand.warnIfPast(due, context) }
+      }
       if context.arguments.flag("undone") { task.doneAt = nil }
       try store.updateTask(task)
       context.output.line(

@@ -177,6 +177,8 @@ enum ReminderOptions {
         // Kept as typed, a time in a gap too: the time rules resolve it at the firing.
         date = day
         schedule.time = time
+      } else if let day = TimeArgument.impossibleDate(in: text) {
+        throw UsageError("--at: there is no day \(day)", command: context.command)
       } else {
         throw invalid(
           "at",

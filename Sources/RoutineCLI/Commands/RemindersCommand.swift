@@ -21,7 +21,9 @@ enum ReminderFormatting {
     case .activity:
       guard let schedule = reminder.schedule else { return "?" }
       let hours = reminder.lookBackHours ?? reminder.preset?.lookBackHours ?? 12
-      var days = "\(schedule.weekdays) \(schedule.time)"
+      var days =
+        schedule.weekdays.isEmpty
+        ? "no days, \(schedule.time)" : "\(schedule.weekdays) \(schedule.time)"
       if let end = schedule.windowEnd { days += "-\(end)" }
       return days + " (look-back \(hours) h)"
     case .general:
@@ -246,8 +248,11 @@ enum RemindersAddCommand: Command {
         reminder.habitTiming = .windowStart
       }
       if reminder.kind == .task, reminder.minutesBefore == nil { reminder.minutesBefore = 60 }
-      try check(&reminder, store: store, clock: context.clockStyle(settings), warning: &warning)
-      let stored = try store.addReminder(reminder, now: Int64(now.timeIntervalSince1970))
+      let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+      try check(
+        &reminder, store: store, clock: context.clockStyle(settings), warning: &warning,
+        now: seconds, zone: zone)
+      let stored = try store.addReminder(reminder, now: seconds)
       if context.isJSON {
         context.output.line(JSON.object([("id", .string(stored.id))]).serialized())
       } else {
@@ -272,13 +277,22 @@ enum RemindersAddCommand: Command {
 
   /// Checks that `reminder` can fire: a habit reminder before or at a window needs a habit with
   /// a window (refused); all days off means disabled (a warning).
+  /// With `now`, one whose time has passed (a one-time reminder, a task's) is a warning too.
   static func check(
-    _ reminder: inout Reminder, store: EventStore, clock: ClockStyle, warning: inout String?
+    _ reminder: inout Reminder, store: EventStore, clock: ClockStyle, warning: inout String?,
+    now: Int64? = nil, zone: TimeZone? = nil
   ) throws {
     let habit = try reminder.link.flatMap { try store.habit(id: $0) }
     let task = try reminder.link.flatMap { try store.task(id: $0) }
     do {
-      _ = try ReminderPlanner(clock: clock).requests(for: reminder, habit: habit, task: task)
+      let requests = try ReminderPlanner(clock: clock).requests(
+        for: reminder, habit: habit, task: task)
+      if let now, let zone, reminder.isEnabled, !requests.isEmpty,
+        requests.allSatisfy({ $0.trigger.nextFire(after: now, in: zone) == nil })
+      {
+        warning =
+          "its time has passed, so it will not fire ('routine reminders edit' gives it another)"
+      }
     } catch .noDays {
       reminder.isEnabled = false
       warning = "no day of the week is on, so the reminder is disabled; turn days on with --days"
@@ -382,7 +396,8 @@ enum RemindersShowCommand: Command {
       if let link = habit?.name.name ?? task?.name.name {
         output.line("  linked to   \(TerminalText.escaped(link)) (\(reminder.link ?? ""))")
       }
-      output.line("  requests    \((requests ?? []).map(\.id).joined(separator: ", "))")
+      let ids = (requests ?? []).map(\.id)
+      output.line("  requests    \(ids.isEmpty ? "none" : ids.joined(separator: ", "))")
       if upcoming.isEmpty {
         output.line("  next        \(reminder.isEnabled ? "no further firing" : "none: disabled")")
       }
@@ -444,7 +459,8 @@ enum RemindersEditCommand: Command {
         context, to: existing, store: store, zone: zone, now: now)
       let wasEnabled = reminder.isEnabled
       try RemindersAddCommand.check(
-        &reminder, store: store, clock: context.clockStyle(settings), warning: &warning)
+        &reminder, store: store, clock: context.clockStyle(settings), warning: &warning,
+        now: Int64(now.timeIntervalSince1970.rounded(.down)), zone: zone)
       if !reminder.isEnabled, wasEnabled, warning == nil { reminder.isEnabled = true }
       try store.updateReminder(reminder, now: Int64(now.timeIntervalSince1970))
       if context.isJSON {
