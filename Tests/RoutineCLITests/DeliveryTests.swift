@@ -283,6 +283,20 @@ struct DeliveryTests {
     #expect(sandbox.run("events", "--event", "Reading").stdout.split(separator: "\n").count == 1)
   }
 
+  /// Two firings answered "done" in the same second log one event, and the second says so.
+  @Test func twoAnswersInOneSecondLogOneEventAndSaySo() throws {
+    let sandbox = sandbox(now: "2026-05-03T06:00:00+02:00")
+    #expect(sandbox.run("reminders", "add", "--activity", "Reading", "--at", "07:00").status == 0)
+    let now = "2026-05-05T08:00:00+02:00"
+    let first = sandbox.run(
+      "respond", "reminder-1-weekday-2", "done", "--occurrence", "2026-05-04 07:00", "--now", now)
+    #expect(first.stdout == "Logged! Reading recorded at 08:00.\n")
+    let second = sandbox.run(
+      "respond", "reminder-1-weekday-3", "done", "--occurrence", "2026-05-05 07:00", "--now", now)
+    #expect(second.stdout == "Reading at 08:00 was logged already; it counts once.\n")
+    #expect(sandbox.run("events", "--event", "Reading").stdout.split(separator: "\n").count == 1)
+  }
+
   @Test func anAnswerToARequestRemovedMeanwhileIsStillLogged() throws {
     let sandbox = sandbox()
     #expect(sandbox.run("reminders", "add", "--activity", "Reading", "--at", "09:00").status == 0)

@@ -63,11 +63,18 @@ struct Responder {
       }
       var eventID: Int64?
       var logged: [Event] = []
+      var message = outcome.message
       for effect in outcome.effects {
         switch effect {
         case .log(let event):
-          eventID = try store.insertReturningID(event).id
+          let inserted = try store.insertReturningID(event)
+          eventID = inserted.id
           logged.append(event)
+          // The same event in the same second (another answer a moment ago) is one event.
+          if !inserted.added {
+            message =
+              "\(event.kind.name) at \(clock.format(event.timestamp.timeOfDay)) was logged already; it counts once."
+          }
         case .schedule(let request):
           try store.schedule(request)
         case .completeTask(let taskID, let at):
@@ -79,8 +86,8 @@ struct Responder {
       }
       let effects = try store.afterLogging(logged, now: now, in: zone, clock: clock)
       _ = try store.recordAnswer(
-        firing, action: action, at: now, eventID: eventID, message: outcome.message)
-      var result = Result(message: outcome.message, changed: true)
+        firing, action: action, at: now, eventID: eventID, message: message)
+      var result = Result(message: message, changed: true)
       result.notes = Responder.notes(effects, zone: zone, clock: clock)
       try deliverOutput(result)
       return result
