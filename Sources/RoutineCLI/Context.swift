@@ -298,13 +298,14 @@ final class Context {
   // MARK: Options
 
   /// A positive integer option, or its default.
-  func positiveInteger(_ name: String, default value: Int, maximum: Int = 1_000_000)
-    throws(UsageError) -> Int
-  {
+  func positiveInteger(
+    _ name: String, default value: Int, maximum: Int = 1_000_000, allowsZero: Bool = false
+  ) throws(UsageError) -> Int {
     guard let text = arguments.value(name) else { return value }
-    guard let number = Int(text), number > 0, number <= maximum else {
+    let least = allowsZero ? 0 : 1
+    guard let number = Int(text), number >= least, number <= maximum else {
       throw UsageError(
-        "--\(name): expected a whole number from 1 to \(maximum), found '\(text)'",
+        "--\(name): expected a whole number from \(least) to \(maximum), found '\(text)'",
         command: command)
     }
     return number

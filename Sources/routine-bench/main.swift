@@ -88,6 +88,86 @@ if arguments.contains("--quality") {
   exit(passed ? 0 : 1)
 }
 
+if arguments.contains("--calibration") {
+  // The population of docs/analytics.md: persona n has regularity n % 7 (tight, loose,
+  // drifting, shift work, several slots, weekly-only, long gaps; the first four but tight
+  // ... see PersonaPopulation), 180 days each, backtested with 7-day windows. Pools each
+  // persona's reliability table and reports the expected calibration error overall and for the
+  // irregular half (loose, drifting, shift work, long gaps).
+  let count = Int(option("--personas", "56")) ?? 56
+  let kinds = ["tight", "loose", "drifting", "shiftWork", "severalSlots", "weeklyOnly", "longGaps"]
+  let irregular: Set<String> = ["loose", "drifting", "shiftWork", "longGaps"]
+  // Per group: (count, summed confidence, summed hits) per tenth of confidence.
+  var pooled: [String: [(Double, Double, Double)]] = [:]
+  var quality:
+    [String: (reminders: Double, hits: Double, eventDays: Double, eventDaysHit: Double)] =
+      [:]
+  for persona in 0..<count {
+    let file = work + "/persona-\(persona).csv"
+    let generated = capture(
+      routine,
+      [
+        "sample", "--persona", "\(persona)", "--days", "180", "--seed", "1", "--start",
+        "2025-01-06", "--output", file,
+      ])
+    let result = capture(routine, ["backtest", "--log", file, "--days", "7", "--json"])
+    guard generated.status == 0, result.status == 0,
+      let json = (try? JSONSerialization.jsonObject(with: result.output)) as? [String: Any]
+    else {
+      print("persona \(persona) failed")
+      exit(1)
+    }
+    let kind = kinds[persona % kinds.count]
+    for group in ["all", kind, irregular.contains(kind) ? "irregular half" : "regular half"] {
+      var bins = pooled[group] ?? Array(repeating: (0, 0, 0), count: 10)
+      for case let bin as [String: Any] in json["reliability"] as? [Any] ?? [] {
+        let index = Int(((bin["from"] as? Double ?? 0) * 10).rounded())
+        let n = Double(bin["count"] as? Int ?? 0)
+        bins[index].0 += n
+        bins[index].1 += n * (bin["meanConfidence"] as? Double ?? 0)
+        bins[index].2 += n * (bin["hitRate"] as? Double ?? 0)
+      }
+      pooled[group] = bins
+      var totals = quality[group] ?? (0, 0, 0, 0)
+      totals.reminders += Double(json["reminders"] as? Int ?? 0)
+      totals.hits += Double(json["hits"] as? Int ?? 0)
+      totals.eventDays += Double(json["eventDays"] as? Int ?? 0)
+      totals.eventDaysHit += Double(json["eventDaysHit"] as? Int ?? 0)
+      quality[group] = totals
+    }
+  }
+  func calibrationError(_ bins: [(Double, Double, Double)]) -> Double {
+    let total = bins.reduce(0) { $0 + $1.0 }
+    return bins.reduce(0) { $0 + abs($1.1 - $1.2) } / max(total, 1)
+  }
+  print("| personas | predictions | ECE | precision | recall |")
+  print("| --- | --- | --- | --- | --- |")
+  for group in ["all", "regular half", "irregular half"] + kinds {
+    guard let bins = pooled[group], let totals = quality[group] else { continue }
+    print(
+      String(
+        format: "| %@ | %.0f | %.3f | %.3f | %.3f |", group, bins.reduce(0) { $0 + $1.0 },
+        calibrationError(bins), totals.hits / max(totals.reminders, 1),
+        totals.eventDaysHit / max(totals.eventDays, 1)))
+  }
+  print("")
+  print("| confidence | predictions | mean confidence | hit rate |")
+  print("| --- | --- | --- | --- |")
+  for (index, bin) in (pooled["all"] ?? []).enumerated() where bin.0 > 0 {
+    print(
+      String(
+        format: "| %.1f-%.1f | %.0f | %.3f | %.3f |", Double(index) / 10, Double(index + 1) / 10,
+        bin.0, bin.1 / bin.0, bin.2 / bin.0))
+  }
+  let overall = calibrationError(pooled["all"] ?? [])
+  let irregularError = calibrationError(pooled["irregular half"] ?? [])
+  print(
+    String(
+      format: "\nECE %.3f overall (target <= 0.05), %.3f for the irregular half (target <= 0.08)",
+      overall, irregularError))
+  exit(overall <= 0.05 && irregularError <= 0.08 ? 0 : 1)
+}
+
 /// One child process: wall seconds, CPU seconds (user and system), peak resident memory in
 /// MiB, exit status.
 struct Run {

@@ -69,8 +69,10 @@ struct PlannerCommandTests {
     #expect(metadata["suggestedTime"] as? String == "06:46")
     let fires = requests.compactMap { $0["nextFire"] as? String }
     #expect(fires == fires.sorted())
-    let daily = try #require(requests.first { $0["id"] as? String == "routine_Meal" })
+    // Lunch on weekdays comes first in the day, so the daily dinner is the kind's second slot.
+    let daily = try #require(requests.first { $0["id"] as? String == "routine_Meal-2" })
     #expect((daily["trigger"] as? [String: Any])?["weekday"] == nil)
+    #expect(requests.contains { $0["id"] as? String == "routine_Meal-weekday-2" })
   }
 
   @Test func theAgendaListsEachOccurrenceOfTheNextSevenDaysInOrder() throws {

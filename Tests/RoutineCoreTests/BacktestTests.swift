@@ -222,3 +222,80 @@ struct SampleGeneratorTests {
     #expect(synthetic == Set((1...8).map { "Habit 00\($0)" }))
   }
 }
+
+struct BacktestCalibrationTests {
+  @Test func aBedTimeReminderBeforeMidnightIsHitByABedTimeAfterIt() throws {
+    var builder = LogBuilder()
+    let start = date(2026, 3, 2)
+    for day in 0..<7 { builder.add("Bed Time", start.adding(days: day), "23:50") }
+    // The evening of the eighth day, twenty minutes late: past midnight.
+    builder.add("Bed Time", start.adding(days: 8), "00:10")
+    var configuration = AnalysisConfiguration()
+    configuration.trackRecordDays = 0
+    let result = Backtest(analyzer: RoutineAnalyzer(configuration: configuration))
+      .run(builder.log, windowDays: 7)
+    #expect(result.reminders == 2)
+    #expect(result.hits == 1)
+    #expect(result.eventDaysHit == 1)
+  }
+
+  @Test func theReliabilityTableBinsByTenthsAndWeighsTheCalibrationErrorByCount() throws {
+    let predictions: [(confidence: Double, hit: Bool)] = [
+      (0.65, true), (0.65, false), (0.75, true), (0.75, true), (0.75, true), (0.75, false),
+      (1.0, true),
+    ]
+    let (bins, error) = ReliabilityBin.bins(predictions)
+    #expect(bins.map(\.lowerBound) == [0.6, 0.7, 0.9])
+    #expect(bins.map(\.count) == [2, 4, 1])
+    #expect(bins.map(\.hitRate) == [0.5, 0.75, 1])
+    // |0.65 - 0.5| * 2 + |0.75 - 0.75| * 4 + |1 - 1| * 1, over 7.
+    #expect(abs(try #require(error) - 0.3 / 7) < 1e-12)
+    #expect(ReliabilityBin.bins([]).calibrationError == nil)
+  }
+
+  @Test func aBacktestReportsTheReliabilityOfEveryPrediction() throws {
+    var builder = LogBuilder()
+    for day in 0..<21 { builder.add("Wake Up", date(2026, 3, 2).adding(days: day), "07:00") }
+    let result = Backtest().run(builder.log, windowDays: 7)
+    #expect(result.reliability.reduce(0) { $0 + $1.count } == result.predictions)
+    #expect(result.reliability.allSatisfy { $0.hitRate == 1 })
+    #expect(try #require(result.calibrationError) < 0.15)
+  }
+}
+
+struct PersonaPopulationTests {
+  func events(_ index: Int, days: Int = 42) -> [Event] {
+    var events: [Event] = []
+    PersonaPopulation(seed: 1).persona(index).generate(
+      start: date(2025, 1, 6), days: days, timeZone: zone("Europe/Berlin")
+    ) { events.append($0) }
+    return events
+  }
+
+  @Test func eachKindOfRegularityComesInTurnAndTheSameSeedGivesTheSamePerson() {
+    let population = PersonaPopulation(seed: 1)
+    let kinds = (0..<14).map { population.persona($0).regularity }
+    #expect(kinds == PersonaPopulation.Regularity.allCases + PersonaPopulation.Regularity.allCases)
+    #expect(PersonaPopulation.Regularity.allCases.filter(\.isIrregular).count == 4)
+    #expect(events(3).map(\.timestamp) == events(3).map(\.timestamp))
+    #expect(events(3).map(\.timestamp) != events(10).map(\.timestamp))
+  }
+
+  @Test func aWeeklyOnlyPersonGoesToTheGymOnMondaysWednesdaysAndFridaysOnly() {
+    let gym = events(5).filter { $0.kind.name == "Gym" }
+    #expect(gym.count > 10)
+    #expect(Set(gym.map(\.timestamp.localDate.weekday)) == [2, 4, 6])
+  }
+
+  @Test func aShiftWorkerWakesEightHoursLaterEachWeek() {
+    let wakes = events(3).filter { $0.kind.name == "Wake Up" }
+    func medianHour(week: Int) -> Int {
+      let hours = wakes.filter {
+        ($0.timestamp.localDate.daysSince1970 - date(2025, 1, 6).daysSince1970) / 7 == week
+      }.map { floorMod(Int($0.timestamp.localSeconds), 86_400) / 3600 }.sorted()
+      return hours[hours.count / 2]
+    }
+    #expect(floorMod(medianHour(week: 1) - medianHour(week: 0), 24) == 8)
+    #expect(floorMod(medianHour(week: 2) - medianHour(week: 1), 24) == 8)
+  }
+}

@@ -305,7 +305,11 @@ struct RoutineAnalyzerTests {
       builder.add("Wake Up", monday.adding(days: day), time)
     }
     for day in 5..<7 { builder.add("Coffee", monday.adding(days: day), "10:00") }
-    let analysis = analyzer.analyze(builder.log, window: window(now: nextMonday, days: 7))
+    // The window's own estimate, without the track record of the days before it.
+    var configuration = AnalysisConfiguration()
+    configuration.trackRecordDays = 0
+    let analysis = RoutineAnalyzer(configuration: configuration).analyze(
+      builder.log, window: window(now: nextMonday, days: 7))
     let routine = try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
     // Weights 2^(-age/7) counted from Sunday, the newest observed day.
     let weight = { (age: Int) in pow(2, -Double(age) / 7) }
@@ -356,5 +360,75 @@ struct RoutineAnalyzerTests {
     let outlier = try #require(analysis.outliers.first)
     #expect(analysis.outliers.count == 1)
     #expect(outlier.timestamp.timeOfDay.description == "04:00")
+  }
+}
+
+struct CalibrationTests {
+  let monday = date(2026, 4, 20)
+
+  @Test func theLearnedTimeLiesInsideTheRangeItsReasoningStates() throws {
+    var builder = LogBuilder()
+    // 06:59:50 and 07:00:50 in turn: the peak minute is 06:59, but no event is before 06:59:50.
+    for day in 0..<7 {
+      builder.add(
+        "Wake Up", monday.adding(days: day), seconds: day % 2 == 0 ? 25_190 : 25_250)
+    }
+    let analysis = RoutineAnalyzer().analyze(
+      builder.log, window: window(now: "2026-04-27T05:00:00+02:00", days: 7))
+    let routine = try #require(analysis.routines.first)
+    #expect(routine.earliest <= routine.time && routine.time <= routine.latest)
+    #expect(routine.reasoning.contains("between \(routine.earliest) and \(routine.latest)"))
+    let shown = routine.time.description
+    #expect(shown >= routine.earliest.description && shown <= routine.latest.description)
+  }
+
+  /// Four weeks of a 07:00 wake-up, then a week at `lastWeek`, analysed the Monday after.
+  func confidence(lastWeek: String, trackRecordDays: Int) throws -> Double {
+    var builder = LogBuilder()
+    let start = monday.adding(days: -28)
+    for day in 0..<35 {
+      builder.add("Wake Up", start.adding(days: day), day < 28 ? "07:00" : lastWeek)
+    }
+    var configuration = AnalysisConfiguration()
+    configuration.trackRecordDays = trackRecordDays
+    let analysis = RoutineAnalyzer(configuration: configuration).analyze(
+      builder.log, window: window(now: "2026-04-27T05:00:00+02:00", days: 7))
+    return try #require(analysis.routines.first { $0.kind.name == "Wake Up" }).confidence
+  }
+
+  @Test func aRoutineThatHeldForWeeksIsMoreCertainThanOneWeekShows() throws {
+    let alone = try confidence(lastWeek: "07:00", trackRecordDays: 0)
+    let recorded = try confidence(lastWeek: "07:00", trackRecordDays: 28)
+    // Seven days of seven: Laplace keeps one week below 0.9; four more weeks of next-day hits
+    // take it above.
+    #expect(alone < 0.9)
+    #expect(recorded > 0.9)
+  }
+
+  @Test func aRoutineWhoseSlotKeepsMovingIsLessCertainThanOneSteadyWeekShows() throws {
+    // A shift worker: each week's wake-up eight hours from the last, every day kept within
+    // minutes. The last week alone looks perfectly steady; the days after earlier weeks were not.
+    var builder = LogBuilder()
+    let start = monday.adding(days: -28)
+    let shifts = ["06:00", "14:00", "22:00", "06:00", "14:00"]
+    for day in 0..<35 { builder.add("Wake Up", start.adding(days: day), shifts[day / 7]) }
+    func confidence(_ trackRecordDays: Int) throws -> Double {
+      var configuration = AnalysisConfiguration()
+      configuration.trackRecordDays = trackRecordDays
+      let analysis = RoutineAnalyzer(configuration: configuration).analyze(
+        builder.log, window: window(now: "2026-04-27T05:00:00+02:00", days: 7))
+      return try #require(analysis.routines.first { $0.kind.name == "Wake Up" }).confidence
+    }
+    let alone = try confidence(0)
+    let recorded = try confidence(28)
+    #expect(alone > 0.8)
+    #expect(recorded < alone - 0.1)
+  }
+
+  @Test func theAnalysisReadsTheRecordDaysBeforeTheWindow() {
+    let analyzer = RoutineAnalyzer()
+    let days = analyzer.daysRead(for: window(now: "2026-04-27T05:00:00+02:00", days: 7))
+    #expect(days.lowerBound == date(2026, 4, 20).adding(days: -28))
+    #expect(days.upperBound == date(2026, 4, 27))
   }
 }

@@ -67,6 +67,15 @@ struct LogBuilder {
       (EventKind(kind)!, Timestamp(secondsSince1970: instant, utcOffsetSeconds: offset)))
   }
 
+  /// Adds `kind` at `seconds` past midnight on `day`.
+  mutating func add(_ kind: String, _ day: LocalDate, seconds: Int) {
+    let local = Int64(day.daysSince1970) * 86_400 + Int64(seconds)
+    let instant = WallClock.resolve(localSeconds: local, in: timeZone).instant
+    let offset = Int32(WallClock.offset(at: instant, in: timeZone))
+    events.append(
+      (EventKind(kind)!, Timestamp(secondsSince1970: instant, utcOffsetSeconds: offset)))
+  }
+
   var log: EventLog { EventLog(events) }
 }
 

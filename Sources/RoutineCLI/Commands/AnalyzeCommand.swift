@@ -33,7 +33,7 @@ enum AnalyzeCommand: Command {
     guard !files.isEmpty else {
       return try context.reading { store, _, zone in
         let window = AnalysisWindow(now: now, days: days, calendar: context.calendar(in: zone))
-        let log = try store?.eventLog(days: window.firstDay...window.today) ?? EventLog()
+        let log = try store?.eventLog(days: RoutineAnalyzer().daysRead(for: window)) ?? EventLog()
         let analysis = report(log, window: window, context: context)
         if analysis.routines.isEmpty {
           if let store {
@@ -60,7 +60,8 @@ enum AnalyzeCommand: Command {
         assumedZone: zone)
     }
     var log = EventLog()
-    let summary = try EventLogLoader(days: window.firstDay...window.today).load(readers, into: &log)
+    let summary = try EventLogLoader(days: RoutineAnalyzer().daysRead(for: window)).load(
+      readers, into: &log)
     for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
     log.sort()
     let analysis = report(log, window: window, context: context)

@@ -11,7 +11,9 @@ enum BacktestCommand: Command {
       days before D only, turns routines with confidence above the threshold into reminders for D,
       and counts a hit when an event of the kind comes within 30 minutes of the suggested time
       (each event matches one reminder). Days inside logging gaps (two or more days with no event
-      at all) are skipped. Without --log, the whole store is used.
+      at all) are skipped. Without --log, the whole store is used. Every routine's forecast
+      (any confidence) is binned by tenths of confidence: the reliability table shows how often
+      each bin was right, and the expected calibration error the count-weighted mean gap.
       """,
     options: [
       .value(
@@ -87,8 +89,38 @@ enum BacktestCommand: Command {
       context.output.line(
         "  Brier score of \(counted(result.predictions, "confidence")): \(number(result.brier)) (0 is perfect; always saying 50% scores 0.25)"
       )
+      context.output.line(
+        "  Expected calibration error: \(number(result.calibrationError)) (0 is perfect: each confidence is the hit rate it predicts)"
+      )
+      if !result.reliability.isEmpty {
+        context.output.line("")
+        context.output.line("  confidence  predictions  mean confidence  hit rate")
+        for bin in result.reliability {
+          let range =
+            "\(decimal(bin.lowerBound, places: 1))-\(decimal(bin.lowerBound + 0.1, places: 1))"
+          context.output.line(
+            "  \(HelpFormatter.padded(range, to: 10))  "
+              + "\(rightAligned(String(bin.count), to: 11))  "
+              + "\(rightAligned(decimal(bin.meanConfidence, places: 3), to: 15))  "
+              + "\(rightAligned(decimal(bin.hitRate, places: 3), to: 8))")
+        }
+      }
     }
     return .ok
+  }
+
+  /// `value` with exactly `places` decimals (0.700, not 0.7): columns of numbers line up.
+  static func decimal(_ value: Double, places: Int) -> String {
+    var scale = 1
+    for _ in 0..<places { scale *= 10 }
+    let units = Int((value * Double(scale)).rounded())
+    let fraction = String(abs(units) % scale)
+    let padding = String(repeating: "0", count: places - fraction.count)
+    return "\(units < 0 ? "-" : "")\(abs(units) / scale).\(padding)\(fraction)"
+  }
+
+  private static func rightAligned(_ text: String, to width: Int) -> String {
+    String(repeating: " ", count: max(width - text.count, 0)) + text
   }
 
   static func json(_ result: BacktestResult, threshold: Double) -> JSON {
@@ -105,6 +137,20 @@ enum BacktestCommand: Command {
       ("daysSkipped", .integer(result.daysSkipped)),
       ("windowDays", .integer(result.windowDays)),
       ("threshold", .number(threshold)),
+      ("calibrationError", .rounded(result.calibrationError, places: 4)),
+      (
+        "reliability",
+        .array(
+          result.reliability.map { bin in
+            .object([
+              ("from", .rounded(bin.lowerBound, places: 1)),
+              ("to", .rounded(bin.lowerBound + 0.1, places: 1)),
+              ("count", .integer(bin.count)),
+              ("meanConfidence", .rounded(bin.meanConfidence, places: 4)),
+              ("hitRate", .rounded(bin.hitRate, places: 4)),
+            ])
+          })
+      ),
     ])
   }
 }

@@ -122,7 +122,7 @@ enum PlanCommand: Command {
   ) throws -> Outcome {
     let window = AnalysisWindow(
       now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
-    let log = try store?.eventLog(days: window.firstDay...window.today) ?? EventLog()
+    let log = try store?.eventLog(days: RoutineAnalyzer().daysRead(for: window)) ?? EventLog()
     let analysis = RoutineAnalyzer().analyze(log, window: window)
     let wanted = Planner(
       settings: settings, messages: ReminderMessages(clock: context.clockStyle(settings))

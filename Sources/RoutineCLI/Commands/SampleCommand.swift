@@ -11,12 +11,18 @@ enum SampleCommand: Command {
       The same options always produce the same file. The persona lives in Europe/Berlin unless
       --tz names another zone. Kinds beyond the persona's twelve are synthetic 'Habit NNN'
       routines (for benchmarks). data/generate.sh shows the commands behind the bundled files.
+
+      --persona N writes person N of a population that differs in regularity (tight, loose,
+      drifting, shift work, several slots a day, weekly-only habits, long gaps, in turn; the
+      seed draws their habits) instead of the bundled persona: the population the confidence
+      is calibrated on (docs/analytics.md).
       """,
     options: [
       .value("days", "N", "Days to generate (default 56)."),
       .value("seed", "S", "The random seed (default 1)."),
       .value("start", "DATE", "The first day, YYYY-MM-DD (default 2026-03-02)."),
       .value("kinds", "K", "How many kinds (default 12, the persona's)."),
+      .value("persona", "N", "Person N (from 0) of the population of docs/analytics.md."),
       .value("limit", "N", "Stop after N events."),
       .value("format", "csv|jsonl", "Output format (default csv)."),
       .value(
@@ -48,6 +54,10 @@ enum SampleCommand: Command {
       context.arguments.value("tz") == nil
       ? TimeZone(identifier: "Europe/Berlin")! : try context.environmentTimeZone.get()
     let format = try context.fileFormat() ?? .csv
+    let persona =
+      context.arguments.value("persona") == nil
+      ? nil
+      : try context.positiveInteger("persona", default: 0, maximum: 1_000_000, allowsZero: true)
     let generator = SampleGenerator(
       options: .init(seed: seed, start: start, days: days, kinds: kinds, timeZone: zone))
 
@@ -59,11 +69,17 @@ enum SampleCommand: Command {
     let sink = try path.map(SampleSink.init(path:)) ?? SampleSink(output: context.output)
     try sink.write(format == .csv ? "timestamp,event,value,note\n" : "")
     var count = 0
+    let write = { (event: Event) throws in
+      guard count < limit else { throw Done() }
+      try sink.write(format == .csv ? csvLine(event) : jsonLine(event))
+      count += 1
+    }
     do {
-      try generator.generate { event in
-        guard count < limit else { throw Done() }
-        try sink.write(format == .csv ? csvLine(event) : jsonLine(event))
-        count += 1
+      if let persona {
+        try PersonaPopulation(seed: seed).persona(persona).generate(
+          start: start, days: days, timeZone: zone, write)
+      } else {
+        try generator.generate(write)
       }
     } catch is Done {}
     try sink.finish()

@@ -35,6 +35,12 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   /// The smallest deviation that is ever called an outlier, in seconds (60 min): a tight pattern
   /// must not turn every slightly late morning into an alert.
   public var outlierFloorSeconds: Int = 60 * 60
+  /// How many days back the track record looks (see ``TrackRecord``): how the routines learned
+  /// for each of those days fared on it. 0 leaves confidences to the window alone.
+  public var trackRecordDays: Int = 28
+  /// The weight of the window's own estimate against the track record, in days: with no track
+  /// record (a new routine) the window decides; after a few weeks the record does.
+  public var trackRecordWindowWeight: Double = 4
   /// Event kinds whose time between them is a usual duration (the commute).
   public var pairs: [EventPair] = EventPair.builtIn
 

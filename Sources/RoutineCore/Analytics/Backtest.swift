@@ -23,6 +23,51 @@ public struct BacktestResult: Sendable, Hashable {
   /// Mean squared difference between each prediction's confidence and whether it was hit, or
   /// `nil` without predictions.
   public var brier: Double?
+  /// Every prediction binned by confidence, 0.1 wide (the last bin holds 1.0): how often a
+  /// routine given 70% was right. Empty bins are left out.
+  public var reliability: [ReliabilityBin] = []
+  /// The expected calibration error: the mean, weighted by count, of each bin's distance
+  /// between mean confidence and hit rate; `nil` without predictions. 0 is calibrated.
+  public var calibrationError: Double?
+}
+
+/// The predictions whose confidence fell in one tenth of the scale.
+public struct ReliabilityBin: Sendable, Hashable {
+  /// The lower edge of the bin (0.0, 0.1, ... 0.9).
+  public var lowerBound: Double
+  /// Predictions in the bin.
+  public var count: Int
+  /// Their mean confidence.
+  public var meanConfidence: Double
+  /// The fraction of them that were hit.
+  public var hitRate: Double
+
+  /// Bins `predictions` (confidence, whether it was hit) by tenths of confidence, and the
+  /// expected calibration error over them.
+  public static func bins(_ predictions: [(confidence: Double, hit: Bool)]) -> (
+    bins: [ReliabilityBin], calibrationError: Double?
+  ) {
+    var count = [Int](repeating: 0, count: 10)
+    var confidence = [Double](repeating: 0, count: 10)
+    var hits = [Int](repeating: 0, count: 10)
+    for prediction in predictions {
+      let bin = min(max(Int(prediction.confidence * 10), 0), 9)
+      count[bin] += 1
+      confidence[bin] += prediction.confidence
+      if prediction.hit { hits[bin] += 1 }
+    }
+    let bins = (0..<10).filter { count[$0] > 0 }.map { bin in
+      ReliabilityBin(
+        lowerBound: Double(bin) / 10, count: count[bin],
+        meanConfidence: confidence[bin] / Double(count[bin]),
+        hitRate: Double(hits[bin]) / Double(count[bin]))
+    }
+    guard !predictions.isEmpty else { return (bins, nil) }
+    let error = bins.reduce(0.0) { total, bin in
+      total + Double(bin.count) * abs(bin.meanConfidence - bin.hitRate)
+    }
+    return (bins, error / Double(predictions.count))
+  }
 }
 
 /// Walk-forward evaluation: for each day D after a warm-up of `windowDays` days from the first
@@ -77,9 +122,11 @@ public struct Backtest: Sendable {
     var usedByPredictions = usedByReminders
     var hitDays = Set<Int64>()
     var squaredError = 0.0
+    var outcomes: [(confidence: Double, hit: Bool)] = []
     let indexByKey = Dictionary(
       log.kinds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
 
+    var rawByDay: [LocalDate: [Routine]] = [:]
     var day = evaluated.lowerBound
     while day <= evaluated.upperBound {
       guard logged.contains(day) else {
@@ -87,8 +134,20 @@ public struct Backtest: Sendable {
         day = day.adding(days: 1)
         continue
       }
-      let learned = analyzer.routines(
-        in: log, days: day.adding(days: -windowDays)...day.adding(days: -1))
+      // Each day's routines are learned once: the track record of later days reads them again.
+      func raw(_ date: LocalDate) -> [Routine] {
+        if let known = rawByDay[date] { return known }
+        let learned = analyzer.rawRoutines(
+          in: log, days: date.adding(days: -windowDays)...date.adding(days: -1))
+        rawByDay[date] = learned
+        return learned
+      }
+      let learned = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
+        $0 > range.lowerBound ? raw($0) : nil
+      }
+      rawByDay = rawByDay.filter {
+        $0.key.daysSince1970 > day.daysSince1970 - analyzer.configuration.trackRecordDays
+      }
       var byKind: [Int: [Routine]] = [:]
       for routine in learned where routine.dayKind.contains(day) {
         byKind[indexByKey[routine.kind.key]!, default: []].append(routine)
@@ -101,6 +160,7 @@ public struct Backtest: Sendable {
         for (routine, event) in zip(routines, predicted) {
           let outcome = event == nil ? 0.0 : 1.0
           squaredError += (routine.confidence - outcome) * (routine.confidence - outcome)
+          outcomes.append((routine.confidence, event != nil))
         }
         result.predictions += routines.count
 
@@ -124,6 +184,7 @@ public struct Backtest: Sendable {
       result.recall = Double(result.eventDaysHit) / Double(result.eventDays)
     }
     if result.predictions > 0 { result.brier = squaredError / Double(result.predictions) }
+    (result.reliability, result.calibrationError) = ReliabilityBin.bins(outcomes)
     return result
   }
 

@@ -11,6 +11,13 @@ public struct RoutineAnalyzer: Sendable {
     self.configuration = configuration
   }
 
+  /// The days of events ``analyze(_:window:)`` reads for `window`: the window, today, and the
+  /// days before the window that the track record learns from.
+  public func daysRead(for window: AnalysisWindow) -> ClosedRange<LocalDate> {
+    let record = usesTrackRecord(windowDays: window.days) ? configuration.trackRecordDays : 0
+    return window.firstDay.adding(days: -record)...window.today
+  }
+
   /// Routines, outliers and durations in `window`.
   public func analyze(_ log: EventLog, window: AnalysisWindow) -> RoutineAnalysis {
     let learning = window.learningDays
@@ -27,7 +34,23 @@ public struct RoutineAnalyzer: Sendable {
         of: kind, times: times, routines: found, days: learning.lowerBound...window.today)
       return (found, odd)
     }
-    var routines = perKind.flatMap { $0.0 }
+    // The track record: the routines learned for each earlier day, of the kinds with a routine
+    // today.
+    let learned = perKind.flatMap { $0.0 }
+    let kinds = Self.kindIndexes(of: learned, in: log)
+    let windowDays = window.days
+    let recordDays =
+      kinds.isEmpty || !usesTrackRecord(windowDays: windowDays) ? 0 : configuration.trackRecordDays
+    let history = parallelMap(recordDays) { age in
+      let date = window.today.adding(days: -age - 1)
+      return rawRoutines(
+        in: log, days: date.adding(days: -windowDays)...date.adding(days: -1), kinds: kinds,
+        confidences: false)
+    }
+    var routines = calibrated(learned, for: window.today, in: log, windowDays: windowDays) {
+      date in
+      history[window.today.daysSince1970 - date.daysSince1970 - 1]
+    }
     var outliers = perKind.flatMap { $0.1 }
     routines.sort { ($0.time, $0.kind.name, $0.dayKind) < ($1.time, $1.kind.name, $1.dayKind) }
     outliers.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
@@ -36,12 +59,59 @@ public struct RoutineAnalyzer: Sendable {
       durations: durations(in: log, days: learning))
   }
 
-  /// The routines of every kind learned from `days` (the backtest's entry point).
+  /// The routines of every kind learned from `days`, their confidences weighing in the track
+  /// record of the days before (see ``TrackRecord``).
   public func routines(in log: EventLog, days: ClosedRange<LocalDate>) -> [Routine] {
-    let learner = RoutineLearner(configuration: configuration)
+    let learned = rawRoutines(in: log, days: days)
+    let length = days.upperBound.daysSince1970 - days.lowerBound.daysSince1970 + 1
+    let kinds = Self.kindIndexes(of: learned, in: log)
+    return calibrated(
+      learned, for: days.upperBound.adding(days: 1), in: log, windowDays: length
+    ) { date in
+      rawRoutines(
+        in: log, days: date.adding(days: -length)...date.adding(days: -1), kinds: kinds,
+        confidences: false)
+    }
+  }
+
+  /// `routines`, learned for `day`, with the track record of the days before it (`history`
+  /// learns, or recalls, the routines for each of them).
+  func calibrated(
+    _ routines: [Routine], for day: LocalDate, in log: EventLog, windowDays: Int,
+    history: (LocalDate) -> [Routine]?
+  ) -> [Routine] {
+    guard usesTrackRecord(windowDays: windowDays), !routines.isEmpty else { return routines }
+    let observed = ObservedDays(
+      log, range: day.adding(days: -configuration.trackRecordDays)...day.adding(days: -1))
+    return TrackRecord(configuration: configuration).calibrated(
+      routines, for: day, in: log, observed: observed, history: history)
+  }
+
+  /// Whether confidences learned from windows of `windowDays` days weigh in the track record:
+  /// a window as long as the record already holds its days, each held out in turn, and
+  /// learning it again for every one of them would cost a whole analysis per day.
+  func usesTrackRecord(windowDays: Int) -> Bool {
+    configuration.trackRecordDays > 0 && windowDays < configuration.trackRecordDays
+  }
+
+  /// The indexes in `log.kinds` of the kinds of `routines`.
+  static func kindIndexes(of routines: [Routine], in log: EventLog) -> [Int] {
+    let keys = Set(routines.map(\.kind.key))
+    return log.kinds.indices.filter { keys.contains(log.kinds[$0].key) }
+  }
+
+  /// The routines of every kind learned from `days`, their confidences from the window alone.
+  /// Only the kinds at `kinds` (indexes into `log.kinds`) when given. Without `confidences`,
+  /// the held-out re-estimation is skipped: the track record reads only times and days.
+  func rawRoutines(
+    in log: EventLog, days: ClosedRange<LocalDate>, kinds: [Int]? = nil, confidences: Bool = true
+  ) -> [Routine] {
+    var settings = configuration
+    if !confidences { settings.leaveOneOutLimit = 0 }
+    let learner = RoutineLearner(configuration: settings)
     let learning = LearningDays(
       ObservedDays(log, range: days), halfLife: configuration.recencyHalfLifeDays)
-    return log.kinds.indices.flatMap { index in
+    return (kinds ?? Array(log.kinds.indices)).flatMap { index in
       learner.routines(
         of: log.kinds[index], times: KindTimes(log.times[index], near: days, notAfter: nil),
         days: learning)

@@ -297,8 +297,11 @@ struct RoutineLearner: Sendable {
 
     let base = center.secondsSinceMidnight - 43_200
     let observed = days.observedCount(of: dayKind)
+    // The peak is a whole minute; the events it stands for may all lie later in that minute or
+    // earlier in the next. The suggestion must lie within the range the reasoning states.
+    let suggested = hitsInSample == 0 ? position : min(max(position, earliest), latest)
     return Candidate(
-      time: TimeOfDay(secondsSinceMidnight: base + position),
+      time: TimeOfDay(secondsSinceMidnight: base + suggested),
       dayKind: dayKind,
       daysObserved: observed,
       hitsInSample: hitsInSample,

@@ -205,7 +205,7 @@ public struct SampleGenerator: Sendable {
 }
 
 /// Collects one day's events, resolving wall-clock minutes through the time rules.
-private struct DayBuilder {
+struct DayBuilder {
   let date: LocalDate
   var random: SplitMix64
   let zone: TimeZone

@@ -1,0 +1,73 @@
+/// How the routines learned on earlier days fared the day after: the evidence that makes a
+/// confidence hold for people whose week does not predict their next day.
+///
+/// Held-out hits inside the window say how well the days of the window agree with each other.
+/// For a regular person that is also how well they predict tomorrow; for a shift worker whose
+/// shift changes every week, or a person whose times drift, a week that agrees perfectly says
+/// little about the next day. The track record asks the next-day question directly, of the
+/// person's own log: for each of the last ``AnalysisConfiguration/trackRecordDays`` days D, the
+/// routine of the same kind and slot learned from the window before D (whatever its
+/// confidence), and whether an event came within the tolerance of its time on D.
+/// docs/analytics.md ("Calibration") gives the estimator.
+struct TrackRecord: Sendable {
+  let configuration: AnalysisConfiguration
+
+  /// `routines` (learned from the window before `day`) with confidences that weigh in their
+  /// track record: `(hits + k * confidence) / (days + k)`, over the earlier days on which a
+  /// routine of the same kind and slot was learned, where k is
+  /// ``AnalysisConfiguration/trackRecordWindowWeight``.
+  ///
+  /// - Parameters:
+  ///   - observed: the record's days on which the user was logging at all; a day in a logging
+  ///     gap says nothing.
+  ///   - history: the routines learned from the window before a given day, or `nil` when that
+  ///     day was not learned for.
+  func calibrated(
+    _ routines: [Routine], for day: LocalDate, in log: EventLog, observed: ObservedDays,
+    history: (LocalDate) -> [Routine]?
+  ) -> [Routine] {
+    guard configuration.trackRecordDays > 0, !routines.isEmpty else { return routines }
+    let tolerance = Int64(configuration.toleranceSeconds)
+    let reach = 2 * configuration.toleranceSeconds
+    var indexByKey: [String: Int] = [:]
+    for (index, kind) in log.kinds.enumerated() where indexByKey[kind.key] == nil {
+      indexByKey[kind.key] = index
+    }
+    // Every day of the record weighs the same, unlike the window's recency weights: a shift
+    // rota or a drift repeats over weeks, and the record must span whole cycles of it to say
+    // how often a next-day forecast holds.
+    let earlier: [(date: LocalDate, routines: [Routine])] =
+      (1...configuration.trackRecordDays).compactMap { age in
+        let date = day.adding(days: -age)
+        guard observed.contains(date), let learned = history(date) else { return nil }
+        return (date, learned)
+      }
+    return routines.map { routine in
+      guard let kindIndex = indexByKey[routine.kind.key] else { return routine }
+      let events = log.times[kindIndex]
+      var hits = 0
+      var days = 0
+      for past in earlier {
+        // The same slot that day: the nearest routine of the kind for that kind of day, within
+        // twice the tolerance (a drifting time stays the same slot; lunch is not breakfast).
+        var nearest: (routine: Routine, distance: Int)?
+        for candidate in past.routines
+        where candidate.kind == routine.kind && candidate.dayKind.contains(past.date) {
+          let distance = abs(candidate.time.signedDistance(to: routine.time))
+          if distance <= reach, nearest == nil || distance < nearest!.distance {
+            nearest = (candidate, distance)
+          }
+        }
+        guard let nearest else { continue }
+        let suggested = nearest.routine.suggestedLocalSeconds(on: past.date)
+        let first = events.lowerBound(localSeconds: suggested - tolerance)
+        days += 1
+        if first < events.count, events[first].localSeconds <= suggested + tolerance { hits += 1 }
+      }
+      let weight = configuration.trackRecordWindowWeight
+      var adjusted = routine
+      adjusted.confidence = (Double(hits) + weight * routine.confidence) / (Double(days) + weight)
+      return adjusted
+    }
+  }
+}
