@@ -228,6 +228,26 @@ struct AnalyzeCommandTests {
 }
 
 struct BacktestAndSampleCommandTests {
+  @Test func aPersonaOfThePopulationIsGeneratedAndBacktestedWithItsCalibration() throws {
+    let sandbox = Sandbox()
+    let persona = sandbox.run("sample", "--persona", "5", "--days", "60", "--seed", "1")
+    #expect(persona.status == 0)
+    #expect(persona.stdout.contains(",Gym,"))
+    #expect(persona.stdout != sandbox.run("sample", "--persona", "6", "--days", "60").stdout)
+    let path = sandbox.file("persona.csv", persona.stdout)
+    let result = sandbox.run("backtest", "--log", path, "--json").json
+    let bins = try #require(result["reliability"] as? [[String: Any]])
+    #expect(bins.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == result["predictions"] as? Int)
+    #expect(result["calibrationError"] as? Double != nil)
+    let text = sandbox.run("backtest", "--log", path).stdout
+    #expect(text.contains("Expected calibration error: "))
+    #expect(text.contains("confidence  predictions  mean confidence  hit rate"))
+    let both = sandbox.run("sample", "--persona", "1", "--kinds", "3")
+    #expect(both.status == 64)
+    #expect(both.stderr.contains("--kinds and --persona do not combine"))
+    #expect(sandbox.run("sample", "--persona", "-1").status == 64)
+  }
+
   @Test func theSampleIsDeterministicAndItsBacktestHasTheDocumentedKeys() throws {
     let sandbox = Sandbox()
     let sample = sandbox.run("sample", "--days", "42", "--seed", "5")

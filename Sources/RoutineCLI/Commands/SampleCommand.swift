@@ -22,7 +22,9 @@ enum SampleCommand: Command {
       .value("seed", "S", "The random seed (default 1)."),
       .value("start", "DATE", "The first day, YYYY-MM-DD (default 2026-03-02)."),
       .value("kinds", "K", "How many kinds (default 12, the persona's)."),
-      .value("persona", "N", "Person N (from 0) of the population of docs/analytics.md."),
+      .value(
+        "persona", "N",
+        "Person N (from 0) of the population of docs/analytics.md (not with --kinds)."),
       .value("limit", "N", "Stop after N events."),
       .value("format", "csv|jsonl", "Output format (default csv)."),
       .value(
@@ -54,6 +56,10 @@ enum SampleCommand: Command {
       context.arguments.value("tz") == nil
       ? TimeZone(identifier: "Europe/Berlin")! : try context.environmentTimeZone.get()
     let format = try context.fileFormat() ?? .csv
+    if context.arguments.value("persona") != nil, context.arguments.value("kinds") != nil {
+      throw UsageError(
+        "--kinds and --persona do not combine: a persona has its own kinds", command: spec.name)
+    }
     let persona =
       context.arguments.value("persona") == nil
       ? nil
