@@ -123,8 +123,6 @@ public struct Backtest: Sendable {
     var hitDays = Set<Int64>()
     var squaredError = 0.0
     var outcomes: [(confidence: Double, hit: Bool)] = []
-    let indexByKey = Dictionary(
-      log.kinds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
 
     var rawByDay: [LocalDate: [Routine]] = [:]
     var day = evaluated.lowerBound
@@ -150,7 +148,7 @@ public struct Backtest: Sendable {
       }
       var byKind: [Int: [Routine]] = [:]
       for routine in learned where routine.dayKind.contains(day) {
-        byKind[indexByKey[routine.kind.key]!, default: []].append(routine)
+        byKind[log.index(ofKey: routine.kind.key)!, default: []].append(routine)
       }
       for (kind, routines) in byKind {
         let list = log.times[kind]

@@ -96,8 +96,7 @@ public struct RoutineAnalyzer: Sendable {
 
   /// The indexes in `log.kinds` of the kinds of `routines`.
   static func kindIndexes(of routines: [Routine], in log: EventLog) -> [Int] {
-    let keys = Set(routines.map(\.kind.key))
-    return log.kinds.indices.filter { keys.contains(log.kinds[$0].key) }
+    Set(routines.compactMap { log.index(ofKey: $0.kind.key) }).sorted()
   }
 
   /// The routines of every kind learned from `days`, their confidences from the window alone.

@@ -29,10 +29,6 @@ struct TrackRecord: Sendable {
     guard configuration.trackRecordDays > 0, !routines.isEmpty else { return routines }
     let tolerance = Int64(configuration.toleranceSeconds)
     let reach = 2 * configuration.toleranceSeconds
-    var indexByKey: [String: Int] = [:]
-    for (index, kind) in log.kinds.enumerated() where indexByKey[kind.key] == nil {
-      indexByKey[kind.key] = index
-    }
     // Every day of the record weighs the same, unlike the window's recency weights: a shift
     // rota or a drift repeats over weeks, and the record must span whole cycles of it to say
     // how often a next-day forecast holds.
@@ -43,7 +39,7 @@ struct TrackRecord: Sendable {
         return (date, learned)
       }
     return routines.map { routine in
-      guard let kindIndex = indexByKey[routine.kind.key] else { return routine }
+      guard let kindIndex = log.index(ofKey: routine.kind.key) else { return routine }
       let events = log.times[kindIndex]
       var hits = 0
       var days = 0

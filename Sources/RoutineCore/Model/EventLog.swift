@@ -31,6 +31,11 @@ public struct EventLog: Sendable {
     return index
   }
 
+  /// The index of the kind whose key is `key`, or `nil` when the log has none.
+  public func index(ofKey key: String) -> Int? {
+    indexByKey[key]
+  }
+
   /// Adds an event time of the kind at `index`; call ``sort()`` before analysing.
   public mutating func append(_ time: EventTime, toKindAt index: Int) {
     times[index].append(time)
