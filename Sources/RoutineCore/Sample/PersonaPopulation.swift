@@ -168,7 +168,7 @@ extension PersonaPopulation.Persona {
     // Shift workers: early, late and night weeks in turn (minutes added to every habit).
     let shiftOffsets: [Double] = [0, 8 * 60, 16 * 60]
     var gapUntil = -1
-    var pending: [Event] = []
+    var pending = TimeOrderedEvents()
     for index in 0..<days {
       let date = start.adding(days: index)
       if regularity == .drifting {
@@ -204,15 +204,9 @@ extension PersonaPopulation.Persona {
         }
       }
       random = day.random
-      pending += day.events
-      let nextMidnight = WallClock.instant(
-        on: date.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: timeZone)
-      pending.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
-      let ready = pending.prefix { $0.timestamp.secondsSince1970 < nextMidnight }
-      for event in ready { try body(event) }
-      pending.removeFirst(ready.count)
+      try pending.add(day.events, generatedFor: date, in: timeZone, to: body)
     }
-    for event in pending { try body(event) }
+    try pending.finish(to: body)
   }
 }
 

@@ -92,7 +92,7 @@ public struct SampleGenerator: Sendable {
     var outlierDay = options.days * 2 / 3
     while options.days >= 14, options.start.adding(days: outlierDay).isWeekend { outlierDay += 1 }
 
-    var pending: [Event] = []
+    var pending = TimeOrderedEvents()
     var holidayWeek = false
     var randomGapUntil = -1
     for index in 0..<options.days {
@@ -119,17 +119,9 @@ public struct SampleGenerator: Sendable {
         }
       }
       random = day.random
-      pending += day.events
-
-      // Every later day's events come after this day's midnight; flush what precedes it.
-      let nextMidnight = WallClock.instant(
-        on: date.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: options.timeZone)
-      pending.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
-      let ready = pending.prefix { $0.timestamp.secondsSince1970 < nextMidnight }
-      for event in ready { try body(event) }
-      pending.removeFirst(ready.count)
+      try pending.add(day.events, generatedFor: date, in: options.timeZone, to: body)
     }
-    for event in pending { try body(event) }
+    try pending.finish(to: body)
   }
 
   private func persona(_ day: inout DayBuilder, type: DayType, isOutlier: Bool) {
@@ -201,6 +193,34 @@ public struct SampleGenerator: Sendable {
       lateNight
       ? day.random.normal(mean: 1475, deviation: 30) : day.random.normal(mean: 1390, deviation: 15)
     day.add("Bed Time", at: bed)
+  }
+}
+
+/// Hands generated events on in time order, a day at a time. A day's events may run past its
+/// midnight (a late bed time), but every later day's events come after it: what precedes it is
+/// final.
+struct TimeOrderedEvents {
+  private var pending: [Event] = []
+
+  /// Adds the `events` generated for `date` in `zone`, and hands `body` every event held that
+  /// comes before the next day's midnight.
+  mutating func add(
+    _ events: [Event], generatedFor date: LocalDate, in zone: TimeZone,
+    to body: (Event) throws -> Void
+  ) rethrows {
+    pending += events
+    let nextMidnight = WallClock.instant(
+      on: date.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
+    pending.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
+    let ready = pending.prefix { $0.timestamp.secondsSince1970 < nextMidnight }
+    for event in ready { try body(event) }
+    pending.removeFirst(ready.count)
+  }
+
+  /// Hands `body` the events still held.
+  mutating func finish(to body: (Event) throws -> Void) rethrows {
+    for event in pending { try body(event) }
+    pending = []
   }
 }
 
