@@ -248,6 +248,38 @@ struct BacktestAndSampleCommandTests {
     #expect(sandbox.run("sample", "--persona", "-1").status == 64)
   }
 
+  @Test func weekdayRoutinesComeOutAsWeeklyWithTheirDaysAndTheHorizonIsAnOption() throws {
+    // Persona 5 is a weekly-only person: the gym on Monday, Wednesday and Friday, a class on
+    // Tuesdays, a long run on Sundays.
+    let sandbox = Sandbox()
+    let sample = sandbox.run(
+      "sample", "--persona", "5", "--days", "42", "--seed", "1", "--start", "2025-01-06")
+    #expect(sample.status == 0)
+    let path = sandbox.file("weekly.csv", sample.stdout)
+    let now = "2025-02-17T05:00:00+01:00"
+    let json = sandbox.run("analyze", "--log", path, "--now", now, "--json").json
+    let routines = try #require(json["routines"] as? [[String: Any]])
+    let gym = try #require(routines.first { $0["event"] as? String == "Gym" })
+    #expect(gym["dayKind"] as? String == "weekly")
+    #expect(gym["daysOfWeek"] as? [Int] == [2, 4, 6])
+    #expect(
+      (gym["reasoning"] as? String)?.contains("of the last 18 Mondays, Wednesdays and Fridays")
+        == true)
+    let run = try #require(routines.first { $0["event"] as? String == "Long Run" })
+    #expect(run["daysOfWeek"] as? [Int] == [1])
+    let text = sandbox.run("analyze", "--log", path, "--now", now).stdout
+    #expect(text.contains("  Mon/Wed/Fri  "))
+    // Without the horizon the window sees one week: no weekday set.
+    let plain = sandbox.run("analyze", "--log", path, "--now", now, "--weekly", "0", "--json")
+    let without = try #require(plain.json["routines"] as? [[String: Any]])
+    #expect(!without.contains { $0["dayKind"] as? String == "weekly" })
+    #expect(sandbox.run("analyze", "--log", path, "--weekly", "-1").status == 64)
+    // The plan's horizon is a setting.
+    #expect(sandbox.run("settings", "--weekly", "28").status == 0)
+    #expect(sandbox.run("settings", "--json").json["weeklyDays"] as? Int == 28)
+    #expect(sandbox.run("settings", "--weekly", "x").status == 64)
+  }
+
   @Test func theSampleIsDeterministicAndItsBacktestHasTheDocumentedKeys() throws {
     let sandbox = Sandbox()
     let sample = sandbox.run("sample", "--days", "42", "--seed", "5")

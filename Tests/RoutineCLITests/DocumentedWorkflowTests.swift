@@ -126,7 +126,7 @@ struct DocumentedWorkflowTests {
 
   @Test(arguments: [
     "docs/cli.md", "docs/planner.md", "docs/formats.md", "docs/time.md", "docs/delivery.md",
-    "docs/reminders.md",
+    "docs/reminders.md", "docs/analytics.md",
   ])
   func theTranscriptsOfTheDocsAreTrue(page: String) throws { try Self.check(page: page) }
 

@@ -425,10 +425,16 @@ struct CalibrationTests {
     #expect(recorded < alone - 0.1)
   }
 
-  @Test func theAnalysisReadsTheRecordDaysBeforeTheWindow() {
-    let analyzer = RoutineAnalyzer()
-    let days = analyzer.daysRead(for: window(now: "2026-04-27T05:00:00+02:00", days: 7))
-    #expect(days.lowerBound == date(2026, 4, 20).adding(days: -28))
+  @Test func theAnalysisReadsTheRecordDaysBeforeTheWindowAndTheWeekdaySetHorizon() {
+    let week = window(now: "2026-04-27T05:00:00+02:00", days: 7)
+    // The six-week horizon of weekday sets reaches further back than the window and its record.
+    let days = RoutineAnalyzer().daysRead(for: week)
+    #expect(days.lowerBound == date(2026, 4, 27).adding(days: -42))
     #expect(days.upperBound == date(2026, 4, 27))
+    let withoutSets = RoutineAnalyzer(weeklyDays: 0).daysRead(for: week)
+    #expect(withoutSets.lowerBound == date(2026, 4, 20).adding(days: -28))
+    // A long window needs neither.
+    let long = window(now: "2026-04-27T05:00:00+02:00", days: 60)
+    #expect(RoutineAnalyzer().daysRead(for: long).lowerBound == date(2026, 4, 27).adding(days: -60))
   }
 }

@@ -2,14 +2,15 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// `routine analyze [--log FILE]... [--days N]`
+/// `routine analyze [--log FILE]... [--days N] [--weekly N]`
 enum AnalyzeCommand: Command {
   static let spec = CommandSpec(
     name: "analyze",
     summary: "Find your routines, how sure they are, and which events were off.",
     discussion: """
       Learns from the N whole days before today (your local date at --now), weighting recent days
-      more; today's events are checked for outliers. With --log, the files are analysed directly
+      more; today's events are checked for outliers. Routines on some days of the week only (gym
+      on Monday, Wednesday and Friday) are learned from the longer --weekly horizon. With --log, the files are analysed directly
       and no store is opened (batch mode). docs/analytics.md explains the method.
       """,
     options: [
@@ -18,6 +19,10 @@ enum AnalyzeCommand: Command {
         "Analyse this CSV or JSON Lines file instead of the store (repeatable; - is standard input).",
         repeatable: true),
       .value("days", "N", "Days to learn from (default 7)."),
+      .value(
+        "weekly", "N",
+        "Days to learn routines on some weekdays from (default 42; 0 or no more than --days for none)."
+      ),
       .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
       .value(
@@ -28,13 +33,16 @@ enum AnalyzeCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.positiveInteger("days", default: 7, maximum: 100_000)
+    let analyzer = RoutineAnalyzer(
+      weeklyDays: try context.positiveInteger(
+        "weekly", default: AnalysisConfiguration().weeklyDays, maximum: 3660, allowsZero: true))
     let now = try context.requireNow()
     let files = context.arguments.values("log")
     guard !files.isEmpty else {
       return try context.reading { store, _, zone in
         let window = AnalysisWindow(now: now, days: days, calendar: context.calendar(in: zone))
-        let log = try store?.eventLog(days: RoutineAnalyzer().daysRead(for: window)) ?? EventLog()
-        let analysis = report(log, window: window, context: context)
+        let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
+        let analysis = report(log, window: window, analyzer: analyzer, context: context)
         if analysis.routines.isEmpty {
           if let store {
             if let dates = try store.eventDates() {
@@ -60,11 +68,11 @@ enum AnalyzeCommand: Command {
         assumedZone: zone)
     }
     var log = EventLog()
-    let summary = try EventLogLoader(days: RoutineAnalyzer().daysRead(for: window)).load(
+    let summary = try EventLogLoader(days: analyzer.daysRead(for: window)).load(
       readers, into: &log)
     for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
     log.sort()
-    let analysis = report(log, window: window, context: context)
+    let analysis = report(log, window: window, analyzer: analyzer, context: context)
     if analysis.routines.isEmpty, let dates = summary.dates {
       hintOutside(window: window, dates: dates, what: "the log runs", context: context)
     }
@@ -72,10 +80,10 @@ enum AnalyzeCommand: Command {
   }
 
   /// Analyses `log` and prints the result.
-  private static func report(_ log: EventLog, window: AnalysisWindow, context: Context)
-    -> RoutineAnalysis
-  {
-    let analysis = RoutineAnalyzer().analyze(log, window: window)
+  private static func report(
+    _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, context: Context
+  ) -> RoutineAnalysis {
+    let analysis = analyzer.analyze(log, window: window)
     if context.isJSON {
       context.output.line(json(analysis).serialized())
     } else {
@@ -118,7 +126,7 @@ enum AnalyzeCommand: Command {
             .object([
               ("event", .string(routine.kind.name)),
               ("time", .string(routine.time.description)),
-              ("dayKind", .string(routine.dayKind.rawValue)),
+              ("dayKind", .string(routine.dayKind.name)),
               ("confidence", .rounded(routine.confidence, places: 3)),
               ("occurrences", .integer(routine.occurrences)),
               ("reasoning", .string(routine.reasoning)),
@@ -140,7 +148,7 @@ enum AnalyzeCommand: Command {
               ("timestamp", .string(outlier.timestamp.iso8601)),
               ("expected", .string(outlier.expected.description)),
               ("deviationMinutes", .integer(outlier.deviationMinutes)),
-              ("dayKind", .string(outlier.dayKind.rawValue)),
+              ("dayKind", .string(outlier.dayKind.name)),
               ("message", .string(outlier.message)),
             ])
           })
@@ -170,11 +178,13 @@ enum AnalyzeCommand: Command {
     }
     let names = analysis.routines.map { TerminalText.escaped($0.kind.name) }
     let nameWidth = min(names.map(\.count).max() ?? 0, 24)
+    // Weekday sets name their days ("Mon/Wed/Fri") and may be wider than the standard labels.
+    let labelWidth = max(analysis.routines.map(\.dayKind.label.count).max() ?? 0, 8)
     for (routine, name) in zip(analysis.routines, names) {
       let percent = Int((routine.confidence * 100).rounded())
       output.line(
         "  \(routine.time)  \(HelpFormatter.padded(name, to: nameWidth))  "
-          + "\(HelpFormatter.padded(routine.dayKind.label, to: 8))  "
+          + "\(HelpFormatter.padded(routine.dayKind.label, to: labelWidth))  "
           + "\(HelpFormatter.padded("\(percent)%", to: 4))  \(TerminalText.escaped(routine.reasoning))"
       )
     }

@@ -1,7 +1,7 @@
 import RoutineCore
 import RoutineStore
 
-/// `routine backtest [--log FILE]... [--days N] [--threshold P]`
+/// `routine backtest [--log FILE]... [--days N] [--weekly N] [--threshold P]`
 enum BacktestCommand: Command {
   static let spec = CommandSpec(
     name: "backtest",
@@ -22,6 +22,10 @@ enum BacktestCommand: Command {
         repeatable: true),
       .value("days", "N", "Days to learn from before each day (default 7)."),
       .value(
+        "weekly", "N",
+        "Days to learn routines on some weekdays from before each day (default 42; 0 for none)."
+      ),
+      .value(
         "threshold", "P", "Confidence above which a routine becomes a reminder (default 0.6)."),
       .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
@@ -33,6 +37,8 @@ enum BacktestCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.positiveInteger("days", default: 7, maximum: 3660)
+    let weekly = try context.positiveInteger(
+      "weekly", default: AnalysisConfiguration().weeklyDays, maximum: 3660, allowsZero: true)
     var threshold = 0.6
     if let text = context.arguments.value("threshold") {
       guard let value = Double(text), value >= 0, value < 1 else {
@@ -63,7 +69,8 @@ enum BacktestCommand: Command {
       for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
       log.sort()
     }
-    let result = Backtest(threshold: threshold).run(log, windowDays: days)
+    let result = Backtest(analyzer: RoutineAnalyzer(weeklyDays: weekly), threshold: threshold).run(
+      log, windowDays: days)
     if result.days == 0, result.daysSkipped == 0, let range = log.dateRange {
       let span = range.upperBound.daysSince1970 - range.lowerBound.daysSince1970 + 1
       context.warn(

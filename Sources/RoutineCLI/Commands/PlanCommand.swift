@@ -122,8 +122,9 @@ enum PlanCommand: Command {
   ) throws -> Outcome {
     let window = AnalysisWindow(
       now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
-    let log = try store?.eventLog(days: RoutineAnalyzer().daysRead(for: window)) ?? EventLog()
-    let analysis = RoutineAnalyzer().analyze(log, window: window)
+    let analyzer = RoutineAnalyzer(weeklyDays: settings.weeklyDays)
+    let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
+    let analysis = analyzer.analyze(log, window: window)
     let wanted = Planner(
       settings: settings, messages: ReminderMessages(clock: context.clockStyle(settings))
     )

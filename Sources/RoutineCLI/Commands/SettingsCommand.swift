@@ -3,7 +3,7 @@ import RoutineCore
 import RoutineStore
 
 /// `routine settings [--enabled B] [--threshold P] [--lead N] [--buffer N] [--window N]
-/// [--grace N] [--snooze N] [--time-zone ZONE|none] [--locale NAME]`
+/// [--weekly N] [--grace N] [--snooze N] [--time-zone ZONE|none] [--locale NAME]`
 enum SettingsCommand: Command {
   static let spec = CommandSpec(
     name: "settings",
@@ -23,6 +23,10 @@ enum SettingsCommand: Command {
       .value("lead", "MINUTES", "Minutes before the usual time a reminder fires (default 5)."),
       .value("buffer", "MINUTES", "Extra minutes before leaving home, 0 for none (default 10)."),
       .value("window", "DAYS", "Days of events a plan learns from (default 7)."),
+      .value(
+        "weekly", "DAYS",
+        "Days of events routines on some weekdays (gym on Mon/Wed/Fri) are learned from (default 42; 0 for none)."
+      ),
       .value(
         "grace", "MINUTES",
         "Reminders up to this late (after downtime) are still delivered, marked late (default 15)."
@@ -45,6 +49,7 @@ enum SettingsCommand: Command {
     var lead: Int?
     var buffer: Int?
     var window: Int?
+    var weekly: Int?
     var grace: Int?
     var snooze: Int?
     /// `.some(nil)` unsets the zone.
@@ -54,7 +59,7 @@ enum SettingsCommand: Command {
 
     var isEmpty: Bool {
       enabled == nil && threshold == nil && lead == nil && buffer == nil && window == nil
-        && grace == nil && snooze == nil && timeZone == nil && locale == nil
+        && weekly == nil && grace == nil && snooze == nil && timeZone == nil && locale == nil
     }
 
     func apply(to settings: inout PlannerSettings) {
@@ -63,6 +68,7 @@ enum SettingsCommand: Command {
       if let lead { settings.leadMinutes = lead }
       if let buffer { settings.bufferMinutes = buffer }
       if let window { settings.windowDays = window }
+      if let weekly { settings.weeklyDays = weekly }
       if let grace { settings.graceMinutes = grace }
       if let snooze { settings.snoozeMinutes = snooze }
       if let timeZone { settings.timeZone = timeZone }
@@ -94,6 +100,7 @@ enum SettingsCommand: Command {
           ("leadMinutes", .integer(settings.leadMinutes)),
           ("bufferMinutes", .integer(settings.bufferMinutes)),
           ("windowDays", .integer(settings.windowDays)),
+          ("weeklyDays", .integer(settings.weeklyDays)),
           ("graceMinutes", .integer(settings.graceMinutes)),
           ("snoozeMinutes", .integer(settings.snoozeMinutes)),
           ("timeZone", .optional(settings.timeZone)),
@@ -119,6 +126,11 @@ enum SettingsCommand: Command {
       ("threshold", JSON.format(settings.threshold)),
       ("lead minutes", "\(settings.leadMinutes)"), ("buffer minutes", "\(settings.bufferMinutes)"),
       ("window days", "\(settings.windowDays)"),
+      (
+        "weekly days",
+        "\(settings.weeklyDays)"
+          + (settings.weeklyDays > settings.windowDays ? "" : " (no weekday sets)")
+      ),
       ("grace minutes", "\(settings.graceMinutes)"),
       ("snooze minutes", "\(settings.snoozeMinutes)"),
       ("time zone", zone),
@@ -183,6 +195,7 @@ enum SettingsCommand: Command {
     change.lead = try minutes("lead", 0...720)
     change.buffer = try minutes("buffer", 0...240)
     change.window = try minutes("window", 1...3660)
+    change.weekly = try minutes("weekly", 0...3660)
     // Beyond a day, "late" stops meaning anything; delivery looks back a week at most.
     change.grace = try minutes("grace", 0...1440)
     change.snooze = try minutes("snooze", 1...1440)

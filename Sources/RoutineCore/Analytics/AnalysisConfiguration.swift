@@ -41,6 +41,20 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   /// The weight of the window's own estimate against the track record, in days: with no track
   /// record (a new routine) the window decides; after a few weeks the record does.
   public var trackRecordWindowWeight: Double = 4
+  /// How many days back routines kept on some days of the week only are learned from (the gym
+  /// on Monday, Wednesday and Friday; a brunch at weekends): a weekday comes round once a week,
+  /// so such a routine needs weeks of evidence where an every-day routine needs days. No more
+  /// than the window (0, say) learns none.
+  public var weeklyDays: Int = 42
+  /// How much better, in nats of held-out log-likelihood, a weekday set must predict the
+  /// horizon's days than the best standard split of the week: ln 63, a likelihood ratio of 63,
+  /// one for each of the 63 ways to split a week in two that the search could have hit on.
+  public var weeklyMargin: Double = 4.143
+  /// The half-life of the evidence for routines of some days, in days (see
+  /// ``recencyHalfLifeDays``). Each weekday comes round once a week, so a week-long half-life
+  /// would leave a Sunday routine with one Sunday's evidence; three weeks keep the last one
+  /// weighing most.
+  public var weeklyHalfLifeDays: Double? = 21
   /// Event kinds whose time between them is a usual duration (the commute).
   public var pairs: [EventPair] = EventPair.builtIn
 

@@ -140,9 +140,13 @@ public struct Backtest: Sendable {
         rawByDay[date] = learned
         return learned
       }
-      let learned = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
+      // The track record reads only routines from the window, as in an analysis.
+      let daily = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
         $0 > range.lowerBound ? raw($0) : nil
       }
+      let learned = analyzer.merged(
+        daily: daily,
+        weekly: analyzer.weeklyRoutines(in: log, before: day, windowDays: windowDays))
       rawByDay = rawByDay.filter {
         $0.key.daysSince1970 > day.daysSince1970 - analyzer.configuration.trackRecordDays
       }

@@ -50,6 +50,11 @@ struct LearningDays: Sendable {
     LocalDate(daysSince1970: first)...LocalDate(daysSince1970: first + count - 1)
   }
 
+  /// The weekday (1 = Sunday ... 7 = Saturday) of day `index`.
+  func weekday(of index: Int) -> Int {
+    weekdayBits[index].trailingZeroBitCount
+  }
+
   /// Whether day `index` is of `dayKind`.
   func isDay(_ index: Int, of dayKind: DayKind) -> Bool {
     dayKind.weekdayMask & weekdayBits[index] != 0

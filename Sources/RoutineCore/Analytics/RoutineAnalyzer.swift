@@ -11,11 +11,23 @@ public struct RoutineAnalyzer: Sendable {
     self.configuration = configuration
   }
 
-  /// The days of events ``analyze(_:window:)`` reads for `window`: the window, today, and the
-  /// days before the window that the track record learns from.
+  /// An analyzer with the documented defaults, learning routines of some days of the week from
+  /// `weeklyDays` days (see ``AnalysisConfiguration/weeklyDays``).
+  public init(weeklyDays: Int) {
+    var configuration = AnalysisConfiguration()
+    configuration.weeklyDays = weeklyDays
+    self.init(configuration: configuration)
+  }
+
+  /// The days of events ``analyze(_:window:)`` reads for `window`: the window, today, the
+  /// days before the window that the track record learns from, and the longer horizon of
+  /// routines of some days of the week.
   public func daysRead(for window: AnalysisWindow) -> ClosedRange<LocalDate> {
     let record = usesTrackRecord(windowDays: window.days) ? configuration.trackRecordDays : 0
-    return window.firstDay.adding(days: -record)...window.today
+    let horizon = learnsWeekly(windowDays: window.days) ? configuration.weeklyDays : 0
+    return min(
+      window.firstDay.adding(days: -record), window.today.adding(days: -horizon))...window
+      .today
   }
 
   /// Routines, outliers and durations in `window`.
@@ -23,16 +35,19 @@ public struct RoutineAnalyzer: Sendable {
     let learning = window.learningDays
     let days = LearningDays(
       ObservedDays(log, range: learning), halfLife: configuration.recencyHalfLifeDays)
+    let horizon = horizonDays(in: log, before: window.today, windowDays: window.days)
+    let earliest = min(learning.lowerBound, horizon?.range.lowerBound ?? learning.lowerBound)
     // Kinds are independent: learn them on all cores, collect them in kind order.
     let learner = RoutineLearner(configuration: configuration)
     let perKind = parallelMap(log.kinds.count) { index in
       let kind = log.kinds[index]
-      let times = KindTimes(
-        log.times[index], near: learning.lowerBound...window.today, notAfter: window.now)
-      let found = learner.routines(of: kind, times: times, days: days)
+      let times = KindTimes(log.times[index], near: earliest...window.today, notAfter: window.now)
+      let daily = learner.routines(of: kind, times: times, days: days)
+      let weekly = horizon.map { learner.weeklyRoutines(of: kind, times: times, days: $0) }
       let odd = self.outliers(
-        of: kind, times: times, routines: found, days: learning.lowerBound...window.today)
-      return (found, odd)
+        of: kind, times: times, routines: self.merged(daily: daily, weekly: weekly ?? []),
+        days: learning.lowerBound...window.today)
+      return (daily, weekly ?? [], odd)
     }
     // The track record: the routines learned for each earlier day, of the kinds with a routine
     // today.
@@ -47,11 +62,12 @@ public struct RoutineAnalyzer: Sendable {
         in: log, days: date.adding(days: -windowDays)...date.adding(days: -1), kinds: kinds,
         confidences: false)
     }
-    var routines = calibrated(learned, for: window.today, in: log, windowDays: windowDays) {
+    let daily = calibrated(learned, for: window.today, in: log, windowDays: windowDays) {
       date in
       history[window.today.daysSince1970 - date.daysSince1970 - 1]
     }
-    var outliers = perKind.flatMap { $0.1 }
+    var routines = merged(daily: daily, weekly: perKind.flatMap { $0.1 })
+    var outliers = perKind.flatMap { $0.2 }
     routines.sort { ($0.time, $0.kind.name, $0.dayKind) < ($1.time, $1.kind.name, $1.dayKind) }
     outliers.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
     return RoutineAnalysis(
@@ -60,18 +76,20 @@ public struct RoutineAnalyzer: Sendable {
   }
 
   /// The routines of every kind learned from `days`, their confidences weighing in the track
-  /// record of the days before (see ``TrackRecord``).
+  /// record of the days before (see ``TrackRecord``), with the routines of some days of the
+  /// week learned from the horizon before the day after `days`.
   public func routines(in log: EventLog, days: ClosedRange<LocalDate>) -> [Routine] {
     let learned = rawRoutines(in: log, days: days)
     let length = days.upperBound.daysSince1970 - days.lowerBound.daysSince1970 + 1
     let kinds = Self.kindIndexes(of: learned, in: log)
-    return calibrated(
-      learned, for: days.upperBound.adding(days: 1), in: log, windowDays: length
-    ) { date in
+    let next = days.upperBound.adding(days: 1)
+    let daily = calibrated(learned, for: next, in: log, windowDays: length) { date in
       rawRoutines(
         in: log, days: date.adding(days: -length)...date.adding(days: -1), kinds: kinds,
         confidences: false)
     }
+    return merged(
+      daily: daily, weekly: weeklyRoutines(in: log, before: next, windowDays: length))
   }
 
   /// `routines`, learned for `day`, with the track record of the days before it (`history`
@@ -115,6 +133,66 @@ public struct RoutineAnalyzer: Sendable {
         of: log.kinds[index], times: KindTimes(log.times[index], near: days, notAfter: nil),
         days: learning)
     }
+  }
+
+  /// The routines of every kind kept on some days of the week only, learned from the
+  /// ``AnalysisConfiguration/weeklyDays`` days before `day`; none when that horizon is no
+  /// longer than a window of `windowDays` days.
+  func weeklyRoutines(in log: EventLog, before day: LocalDate, windowDays: Int) -> [Routine] {
+    guard let horizon = horizonDays(in: log, before: day, windowDays: windowDays) else {
+      return []
+    }
+    let learner = RoutineLearner(configuration: configuration)
+    return log.kinds.indices.flatMap { index in
+      learner.weeklyRoutines(
+        of: log.kinds[index],
+        times: KindTimes(log.times[index], near: horizon.range, notAfter: nil), days: horizon)
+    }
+  }
+
+  /// The horizon routines of some days are learned from, before `day`; `nil` when it is no
+  /// longer than the window.
+  private func horizonDays(in log: EventLog, before day: LocalDate, windowDays: Int)
+    -> LearningDays?
+  {
+    guard learnsWeekly(windowDays: windowDays) else { return nil }
+    let range = day.adding(days: -configuration.weeklyDays)...day.adding(days: -1)
+    return LearningDays(ObservedDays(log, range: range), halfLife: configuration.weeklyHalfLifeDays)
+  }
+
+  /// Whether analyses of `windowDays`-day windows also learn routines of some days from the
+  /// longer horizon.
+  func learnsWeekly(windowDays: Int) -> Bool {
+    configuration.weeklyDays > windowDays
+  }
+
+  /// The routines of a day: `daily`, learned from the window, with `weekly`, the routines of
+  /// some days learned from the horizon, in the same slot when within twice the tolerance.
+  ///
+  /// A weekday set is the choice for its slot: the window's routines of the kind there are left
+  /// out (a week's window claims the Monday, Wednesday and Friday gym as an every-day or
+  /// weekday routine, wrong two days in five). A routine of a standard kind of day (weekends)
+  /// only fills a slot the window left empty on its days: where the window has a routine, the
+  /// recent week speaks for itself.
+  func merged(daily: [Routine], weekly: [Routine]) -> [Routine] {
+    guard !weekly.isEmpty else { return daily }
+    func sameSlot(_ a: Routine, _ b: Routine) -> Bool {
+      abs(a.time.signedDistance(to: b.time)) <= 2 * configuration.toleranceSeconds
+    }
+    // By kind: a log of many kinds must not compare every routine with every other.
+    let sets = weekly.filter(\.dayKind.isWeekdaySet)
+    let setsByKind = Dictionary(grouping: sets, by: \.kind.key)
+    let dailyByKind = Dictionary(grouping: daily, by: \.kind.key)
+    let kept = daily.filter { routine in
+      !setsByKind[routine.kind.key, default: []].contains { sameSlot($0, routine) }
+    }
+    let fills = weekly.filter { routine in
+      !routine.dayKind.isWeekdaySet
+        && !dailyByKind[routine.kind.key, default: []].contains {
+          sameSlot($0, routine) && $0.dayKind.weekdayMask & routine.dayKind.weekdayMask != 0
+        }
+    }
+    return kept + sets + fills
   }
 
   /// Events far off a routine of their kind.

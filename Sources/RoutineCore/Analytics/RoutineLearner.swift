@@ -45,101 +45,189 @@ struct RoutineLearner: Sendable {
     func day(ofRun run: Int) -> Int { Int(days[runs[run]]) }
   }
 
-  /// The routines of `kind` learned from `days`.
+  /// The routines of `kind` learned from `days`, on the standard kinds of day (see
+  /// ``DayKind/partitions``).
   ///
   /// `times` holds the kind's events near the learning days (those not yet happened left out).
   func routines(of kind: EventKind, times: KindTimes, days: LearningDays) -> [Routine] {
-    var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
-    let first = Int32(days.first)
-    let last = Int32(days.first + days.count - 1)
-    for index in 0..<times.count where times.days[index] >= first && times.days[index] <= last {
-      histogram[Int(times.seconds[index]) / 60] += 1
-    }
-    let clusters = TimeOfDayClusters.find(
-      histogram: histogram, radius: configuration.smoothingRadiusMinutes,
-      mergeRatio: configuration.peakMergeRatio)
-
     var routines: [Routine] = []
-    for cluster in clusters {
+    for cluster in clusters(of: times, days: days) {
       let peak = TimeOfDay(secondsSinceMidnight: cluster.peak * 60)
       // Place the events once; every kind of day is a subset of all days.
       let everyDay = members(times, cluster, days, center: peak)
-      for dayKind in split(everyDay, cluster, days, center: peak) {
-        if let candidate = learn(dayKind, everyDay, times, cluster, days, center: peak),
-          isClaimed(candidate)
-        {
-          routines.append(routine(kind, from: candidate))
+      let daily = DailyTimes(everyDay, cluster, center: peak, days: days)
+      let scores = DayKind.partitions.map { score($0, daily, cluster, days) }
+      // A split must be strictly better than a simpler one to be chosen.
+      let best = scores.indices.reduce(0) { scores[$1] > scores[$0] ? $1 : $0 }
+      for dayKind in DayKind.partitions[best] {
+        if let routine = claimed(kind, dayKind, everyDay, times, cluster, days, center: peak) {
+          routines.append(routine)
         }
       }
     }
     return routines
   }
 
-  /// How to split the week for this cluster: the partition (see ``DayKind/partitions``) whose
-  /// day kinds, each learned separately, predict the held-out days best, judged by the summed
-  /// leave-one-day-out log-likelihood of when, if at all, the event happened. A split must be
-  /// strictly better than a simpler one to be chosen.
+  /// The routines of `kind` kept on some days of the week only, learned from the longer
+  /// horizon `days` (see ``AnalysisConfiguration/weeklyDays``): the gym on Monday, Wednesday and
+  /// Friday (a weekday set), or a brunch at weekends, which a week's window, with two weekend
+  /// days, cannot show three times.
+  ///
+  /// For each cluster of the kind's times it asks which split of the week predicts held-out
+  /// days best: the standard splits (see ``DayKind/partitions``) as in a window, or a weekday
+  /// set S and the other days, which must beat them by
+  /// ``AnalysisConfiguration/weeklyMargin``. When the winner has a part on whose days the event
+  /// happened at least twice as often as on the others, that part's routine is returned, when
+  /// claimed. The sets tried are the j weekdays (j = 1...6) on which the event happened most
+  /// often: the best set of each size, without trying all 126.
+  func weeklyRoutines(of kind: EventKind, times: KindTimes, days: LearningDays) -> [Routine] {
+    var routines: [Routine] = []
+    for cluster in clusters(of: times, days: days) {
+      let peak = TimeOfDay(secondsSinceMidnight: cluster.peak * 60)
+      let everyDay = members(times, cluster, days, center: peak)
+      let daily = DailyTimes(everyDay, cluster, center: peak, days: days)
+      // How often the event happened on the observed days of a kind of day.
+      func rate(_ dayKind: DayKind) -> Double {
+        let observed = days.observedCount(of: dayKind)
+        return observed == 0 ? 0 : Double(daily.count(on: dayKind)) / Double(observed)
+      }
+      let ranked = [2, 3, 4, 5, 6, 7, 1].sorted {
+        rate(DayKind(WeekdaySet([$0]))) > rate(DayKind(WeekdaySet([$1])))
+      }
+      // A routine of some days is kept on them and not on the others: its days must have the
+      // event at least twice as often. Times that merely differ by weekday (a bed time a
+      // little later on some nights) are the window's business, and with every day alike,
+      // which weekdays rank first is noise. Checked first: most kinds have no such days, and
+      // then nothing is scored.
+      let kept = (1...6).map { DayKind(WeekdaySet(ranked.prefix($0))) }.filter { set in
+        days.observedCount(of: set) > 0 && days.observedCount(of: set.complement) > 0
+          && rate(set) >= 2 * rate(set.complement)
+      }
+      guard !kept.isEmpty else { continue }
+      // The standard splits first, simpler first, each only when strictly better; a weekday
+      // set pays the margin.
+      var best: (partition: [DayKind], score: Double)?
+      let candidates =
+        DayKind.partitions.map { ($0, 0.0) }
+        + kept.filter(\.isWeekdaySet).map { ([$0, $0.complement], configuration.weeklyMargin) }
+      for (partition, price) in candidates {
+        let score = score(partition, daily, cluster, days) - price
+        if best == nil || score > best!.score { best = (partition, score) }
+      }
+      guard let part = best?.partition.first(where: kept.contains),
+        let routine = claimed(kind, part, everyDay, times, cluster, days, center: peak)
+      else { continue }
+      routines.append(routine)
+    }
+    return routines
+  }
+
+  /// The clusters of the kind's times of day on `days`.
+  private func clusters(of times: KindTimes, days: LearningDays) -> [TimeOfDayClusters.Cluster] {
+    var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
+    let first = Int32(days.first)
+    let last = Int32(days.first + days.count - 1)
+    for index in 0..<times.count where times.days[index] >= first && times.days[index] <= last {
+      histogram[Int(times.seconds[index]) / 60] += 1
+    }
+    return TimeOfDayClusters.find(
+      histogram: histogram, radius: configuration.smoothingRadiusMinutes,
+      mergeRatio: configuration.peakMergeRatio)
+  }
+
+  /// The routine of `dayKind` in `cluster`, when the evidence claims one.
+  private func claimed(
+    _ kind: EventKind, _ dayKind: DayKind, _ members: Members, _ times: KindTimes,
+    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay
+  ) -> Routine? {
+    guard let candidate = learn(dayKind, members, times, cluster, days, center: center),
+      isClaimed(candidate)
+    else { return nil }
+    return routine(kind, from: candidate)
+  }
+
+  /// Each day's time in a cluster (the event nearest the middle of the arc), as a minute of the
+  /// grouped day, per weekday: any kind of day is a union of weekdays, so each split is scored
+  /// from these without placing the events again.
+  private struct DailyTimes {
+    /// `minutes[weekday]`: the time of each day of that weekday that had the event.
+    var minutes: [[Int]]
+
+    init(
+      _ members: Members, _ cluster: TimeOfDayClusters.Cluster, center: TimeOfDay,
+      days: LearningDays
+    ) {
+      let centre = RoutineLearner.arcStart(of: cluster, center: center) + cluster.length / 2
+      minutes = [[Int]](repeating: [], count: 8)
+      for run in 0..<members.runCount {
+        var chosen: Int?
+        for index in members.runs[run]..<members.runs[run + 1] where members.inCluster[index] {
+          let minute = Int(members.positions[index]) / 60
+          if chosen == nil || abs(minute - centre) < abs(chosen! - centre) { chosen = minute }
+        }
+        guard let chosen else { continue }
+        minutes[days.weekday(of: members.day(ofRun: run))].append(chosen)
+      }
+    }
+
+    /// How many days of `dayKind` had the event.
+    func count(on dayKind: DayKind) -> Int {
+      dayKind.days.reduce(0) { $0 + minutes[$1].count }
+    }
+
+    /// The days' times, counted by minute (a histogram keeps the scoring linear in the days,
+    /// which matters over decades), and how many days had one, on the days of `dayKind`.
+    func times(on dayKind: DayKind) -> (histogram: [Int], count: Int) {
+      var histogram = [Int](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
+      var count = 0
+      for weekday in dayKind.days {
+        for minute in minutes[weekday] { histogram[minute] += 1 }
+        count += minutes[weekday].count
+      }
+      return (histogram, count)
+    }
+  }
+
+  /// How well splitting the week by `partition`, each kind of day learned separately, predicts
+  /// the held-out days: the summed leave-one-day-out log-likelihood of when, if at all, the
+  /// event happened.
   ///
   /// The kernel width comes from the spread pooled over the partition's day kinds (each day's
   /// distance from the median of its own kind of day). With two Fridays and Saturdays in a week,
   /// a width from those two alone would be as narrow as they happen to lie, and a split that
   /// merely groups a few close times would look like a better forecast than it is.
-  private func split(
-    _ members: Members, _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays,
-    center: TimeOfDay
-  ) -> [DayKind] {
-    let centre = arcStart(of: cluster, center: center) + cluster.length / 2
+  private func score(
+    _ partition: [DayKind], _ daily: DailyTimes, _ cluster: TimeOfDayClusters.Cluster,
+    _ days: LearningDays
+  ) -> Double {
+    let minutes = TimeOfDayClusters.minutesPerDay
     // Times a few minutes apart hit or miss the same reminders: differences well inside the
     // tolerance must not decide the split, so no kernel is narrower than half of it.
     let narrowest = Double(configuration.toleranceSeconds) / 120
-    // Each day's time (the event nearest the middle of the arc), counted by minute of the
-    // grouped day for every kind of day the day belongs to: histograms keep this linear in
-    // the days, which matters over decades.
-    let minutes = TimeOfDayClusters.minutesPerDay
-    let kinds = DayKind.allCases
-    var cells = [[Int]](repeating: [Int](repeating: 0, count: minutes), count: kinds.count)
-    var counts = [Int](repeating: 0, count: kinds.count)
-    for run in 0..<members.runCount {
-      var chosen: Int?
-      for index in members.runs[run]..<members.runs[run + 1] where members.inCluster[index] {
-        let minute = Int(members.positions[index]) / 60
-        if chosen == nil || abs(minute - centre) < abs(chosen! - centre) { chosen = minute }
-      }
-      guard let chosen else { continue }
-      let day = members.day(ofRun: run)
-      for (cell, dayKind) in kinds.enumerated() where days.isDay(day, of: dayKind) {
-        cells[cell][chosen] += 1
-        counts[cell] += 1
+    let parts = partition.map { daily.times(on: $0) }
+    // Each day's distance from the median of its own kind of day, pooled.
+    var deviations = [Int](repeating: 0, count: minutes)
+    for part in parts {
+      let middle = histogramMedian(part.histogram, count: part.count)
+      for (minute, days) in part.histogram.enumerated() where days > 0 {
+        deviations[min(Int(abs(Double(minute) - middle).rounded()), minutes - 1)] += days
       }
     }
-    var best: (partition: [DayKind], score: Double)?
-    for partition in DayKind.partitions {
-      let indexes = partition.map { kinds.firstIndex(of: $0)! }
-      // Each day's distance from the median of its own kind of day, pooled.
-      var deviations = [Int](repeating: 0, count: minutes)
-      for cell in indexes {
-        let middle = histogramMedian(cells[cell], count: counts[cell])
-        for (minute, days) in cells[cell].enumerated() where days > 0 {
-          deviations[min(Int(abs(Double(minute) - middle).rounded()), minutes - 1)] += days
-        }
-      }
-      let scale = 1.4826 * histogramMedian(deviations, count: indexes.reduce(0) { $0 + counts[$1] })
-      let score = indexes.reduce(0.0) { total, cell in
-        let width = 0.9 * scale * pow(Double(max(counts[cell], 1)), -0.2)
-        return total
-          + leaveOneOutLogScore(
-            histogram: cells[cell], withEvent: counts[cell],
-            observedDays: days.observedCount(of: kinds[cell]),
-            bandwidth: min(max(width, narrowest), 60), arcLength: cluster.length)
-      }
-      if best == nil || score > best!.score { best = (partition, score) }
+    let scale = 1.4826 * histogramMedian(deviations, count: parts.reduce(0) { $0 + $1.count })
+    return zip(partition, parts).reduce(0.0) { total, element in
+      let (dayKind, part) = element
+      let width = 0.9 * scale * pow(Double(max(part.count, 1)), -0.2)
+      return total
+        + leaveOneOutLogScore(
+          histogram: part.histogram, withEvent: part.count,
+          observedDays: days.observedCount(of: dayKind),
+          bandwidth: min(max(width, narrowest), 60), arcLength: cluster.length)
     }
-    return best?.partition ?? [.all]
   }
 
   /// The first minute of `cluster`'s arc on the day grouped around `center` (whose noon, minute
   /// 720, is `center`).
-  private func arcStart(of cluster: TimeOfDayClusters.Cluster, center: TimeOfDay) -> Int {
+  private static func arcStart(of cluster: TimeOfDayClusters.Cluster, center: TimeOfDay) -> Int {
     720 - floorMod(center.secondsSinceMidnight / 60 - cluster.start, 1440)
   }
 
@@ -249,7 +337,7 @@ struct RoutineLearner: Sendable {
     }
     guard clusterDays > 0 else { return nil }
     // The arc, in minutes of the grouped day: the centre sits at minute 720, inside the arc.
-    let arcStart = arcStart(of: cluster, center: center)
+    let arcStart = Self.arcStart(of: cluster, center: center)
     var curve = HitCurve(
       histogram: histogram,
       bandwidth: HitCurve.bandwidth(histogram: clusterHistogram, days: clusterDays),
@@ -347,21 +435,34 @@ struct RoutineLearner: Sendable {
       exp(-0.5 * Double(offset * offset) / (bandwidth * bandwidth))
         / (bandwidth * (2 * Double.pi).squareRoot())
     }
-    // The kernel density of all days' times on the minute grid; each day's own term is removed
-    // below, which makes the held-out density exact without a pass per day.
-    var density = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay + 2 * radius)
-    for (minute, events) in histogram.enumerated() where events > 0 {
-      for (offset, weight) in kernel.enumerated() {
-        density[minute + offset] += Double(events) * weight
+    // The kernel density of all days' times at each day's minute; each day's own term is
+    // removed below, which makes the held-out density exact without a pass per day.
+    let occupied = histogram.indices.filter { histogram[$0] > 0 }
+    var density = [Double](repeating: 0, count: occupied.count)
+    if occupied.count < kernel.count {
+      // A week's few distinct minutes: pair them directly.
+      for (slot, minute) in occupied.enumerated() {
+        for other in occupied where abs(other - minute) <= radius {
+          density[slot] += Double(histogram[other]) * kernel[radius + other - minute]
+        }
       }
+    } else {
+      // Years of days: spread each minute's days over the grid once.
+      var grid = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay + 2 * radius)
+      for minute in occupied {
+        for (offset, weight) in kernel.enumerated() {
+          grid[minute + offset] += Double(histogram[minute]) * weight
+        }
+      }
+      for (slot, minute) in occupied.enumerated() { density[slot] = grid[minute + radius] }
     }
     let uniform = 1 / Double(max(arcLength, 1))
     var score = 0.0
     let others = Double(withEvent - 1)
-    for (minute, events) in histogram.enumerated() where events > 0 {
+    for (slot, minute) in occupied.enumerated() {
       let happens = (others + 1) / (n + 1)
-      let kde = others > 0 ? max(density[minute + radius] - kernel[radius], 0) / others : 0
-      score += Double(events) * (log(happens) + log(0.9 * kde + 0.1 * uniform))
+      let kde = others > 0 ? max(density[slot] - kernel[radius], 0) / others : 0
+      score += Double(histogram[minute]) * (log(happens) + log(0.9 * kde + 0.1 * uniform))
     }
     // A held-out day without the event: the others had it on `withEvent` days.
     let missing = Double(observedDays - withEvent)

@@ -32,11 +32,13 @@ struct TrackRecord: Sendable {
     // Every day of the record weighs the same, unlike the window's recency weights: a shift
     // rota or a drift repeats over weeks, and the record must span whole cycles of it to say
     // how often a next-day forecast holds.
-    let earlier: [(date: LocalDate, routines: [Routine])] =
+    // Each day's routines by kind: a log of many kinds must not compare every routine with
+    // every other.
+    let earlier: [(date: LocalDate, routines: [String: [Routine]])] =
       (1...configuration.trackRecordDays).compactMap { age in
         let date = day.adding(days: -age)
         guard observed.contains(date), let learned = history(date) else { return nil }
-        return (date, learned)
+        return (date, Dictionary(grouping: learned, by: \.kind.key))
       }
     return routines.map { routine in
       guard let kindIndex = log.index(ofKey: routine.kind.key) else { return routine }
@@ -47,8 +49,8 @@ struct TrackRecord: Sendable {
         // The same slot that day: the nearest routine of the kind for that kind of day, within
         // twice the tolerance (a drifting time stays the same slot; lunch is not breakfast).
         var nearest: (routine: Routine, distance: Int)?
-        for candidate in past.routines
-        where candidate.kind == routine.kind && candidate.dayKind.contains(past.date) {
+        for candidate in past.routines[routine.kind.key, default: []]
+        where candidate.dayKind.contains(past.date) {
           let distance = abs(candidate.time.signedDistance(to: routine.time))
           if distance <= reach, nearest == nil || distance < nearest!.distance {
             nearest = (candidate, distance)

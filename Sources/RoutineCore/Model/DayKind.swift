@@ -1,22 +1,40 @@
 /// Which days of the week a routine applies to.
 ///
-/// Besides every day, routines split days two ways. By the calendar: weekdays (Monday to Friday)
-/// and weekends. And by the day that follows: the evenings before a working day (Sunday to
+/// Most routines split the days two ways. By the calendar: weekdays (Monday to Friday) and
+/// weekends. And by the day that follows: the evenings before a working day (Sunday to
 /// Thursday) and the evenings before a day off (Friday and Saturday). A 23:00 bed time that
 /// moves to 23:30 on Friday and Saturday nights follows the second split; a wake-up follows the
-/// first. The analysis picks, per routine, the split that predicts held-out days best
+/// first. These are the five standard kinds (``standard``), learned from the analysis window.
+///
+/// A routine can also hold on any other set of weekdays, a *weekday set*: gym on Monday,
+/// Wednesday and Friday, a class every Tuesday. Those need weeks of evidence and are learned
+/// from a longer horizon (``AnalysisConfiguration/weeklyDays``). The analysis picks, per
+/// routine, what predicts held-out days best, preferring the standard kinds
 /// (docs/analytics.md).
-public enum DayKind: String, Sendable, CaseIterable, Comparable {
+public struct DayKind: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// The days of the week.
+  public let days: WeekdaySet
+
+  /// The kind of day made of `days`: one of the standard kinds when it has their days.
+  public init(_ days: WeekdaySet) {
+    self.days = days
+  }
+
   /// Every day.
-  case all
+  public static let all = DayKind(.everyDay)
   /// Monday to Friday.
-  case weekdays
+  public static let weekdays = DayKind(.weekdays)
   /// Saturday and Sunday.
-  case weekends
+  public static let weekends = DayKind(.weekends)
   /// Sunday to Thursday: the days before a weekday.
-  case sundayToThursday
+  public static let sundayToThursday = DayKind(WeekdaySet(1...5))
   /// Friday and Saturday: the days before a weekend day.
-  case fridayAndSaturday
+  public static let fridayAndSaturday = DayKind(WeekdaySet([6, 7]))
+
+  /// The standard kinds, in order of preference (simpler first).
+  public static let standard: [DayKind] = [
+    .all, .weekdays, .weekends, .sundayToThursday, .fridayAndSaturday,
+  ]
 
   /// The ways routines split the week, each a set of day kinds that covers every day once, in
   /// order of preference when they predict equally well (simpler first).
@@ -24,32 +42,24 @@ public enum DayKind: String, Sendable, CaseIterable, Comparable {
     [.all], [.weekdays, .weekends], [.sundayToThursday, .fridayAndSaturday],
   ]
 
-  /// The weekdays (1 = Sunday ... 7 = Saturday) of this kind.
-  public var weekdays: [Int] {
-    switch self {
-    case .all: Array(1...7)
-    case .weekdays: [2, 3, 4, 5, 6]
-    case .weekends: [1, 7]
-    case .sundayToThursday: [1, 2, 3, 4, 5]
-    case .fridayAndSaturday: [6, 7]
-    }
+  /// Whether this is a weekday set rather than one of the ``standard`` kinds.
+  public var isWeekdaySet: Bool { !Self.standard.contains(self) }
+
+  /// The other days of the week.
+  public var complement: DayKind {
+    DayKind(WeekdaySet(rawValue: ~days.rawValue))
   }
+
+  /// The weekdays (1 = Sunday ... 7 = Saturday) of this kind.
+  public var weekdays: [Int] { Array(days) }
 
   /// Bit `w` is set for each weekday `w` (1 = Sunday ... 7 = Saturday) of this kind: membership
   /// in one instruction, for the loops over every day of a long window.
-  var weekdayMask: UInt8 {
-    switch self {
-    case .all: 0b1111_1110
-    case .weekdays: 0b0111_1100
-    case .weekends: 0b1000_0010
-    case .sundayToThursday: 0b0011_1110
-    case .fridayAndSaturday: 0b1100_0000
-    }
-  }
+  var weekdayMask: UInt8 { days.rawValue }
 
   /// Whether weekday `weekday` (1 = Sunday ... 7 = Saturday) is a day of this kind.
   public func contains(weekday: Int) -> Bool {
-    (1...7).contains(weekday) && weekdayMask & (1 << weekday) != 0
+    days.contains(weekday)
   }
 
   /// Whether `date` is a day of this kind.
@@ -57,30 +67,72 @@ public enum DayKind: String, Sendable, CaseIterable, Comparable {
     contains(weekday: date.weekday)
   }
 
-  /// "weekdays", "Fridays and Saturdays": the noun for `count` days of this kind in sentences
-  /// ("on 4 of the last 5 weekdays").
+  /// `all`, `weekdays`, `weekends`, `sundayToThursday`, `fridayAndSaturday`, or `weekly` for a
+  /// weekday set: the name `analyze --json` gives (with the days in `daysOfWeek`).
+  public var name: String {
+    switch self {
+    case .all: "all"
+    case .weekdays: "weekdays"
+    case .weekends: "weekends"
+    case .sundayToThursday: "sundayToThursday"
+    case .fridayAndSaturday: "fridayAndSaturday"
+    default: "weekly"
+    }
+  }
+
+  /// The same as ``name``.
+  public var description: String { name }
+
+  /// "weekdays", "Fridays and Saturdays", "Mondays, Wednesdays and Fridays": the noun for
+  /// `count` days of this kind in sentences ("on 4 of the last 5 weekdays").
   public func noun(count: Int) -> String {
     let one = count == 1
-    return switch self {
-    case .all: one ? "day" : "days"
-    case .weekdays: one ? "weekday" : "weekdays"
-    case .weekends: one ? "weekend day" : "weekend days"
-    case .sundayToThursday: one ? "day from Sunday to Thursday" : "days from Sunday to Thursday"
-    case .fridayAndSaturday: one ? "Friday or Saturday" : "Fridays and Saturdays"
+    switch self {
+    case .all: return one ? "day" : "days"
+    case .weekdays: return one ? "weekday" : "weekdays"
+    case .weekends: return one ? "weekend day" : "weekend days"
+    case .sundayToThursday:
+      return one ? "day from Sunday to Thursday" : "days from Sunday to Thursday"
+    case .fridayAndSaturday: return one ? "Friday or Saturday" : "Fridays and Saturdays"
+    default:
+      let names = Self.mondayFirst(days).map { Self.englishName($0) + (one ? "" : "s") }
+      guard names.count > 1 else { return names.joined() }
+      return names.dropLast().joined(separator: ", ") + (one ? " or " : " and ") + names.last!
     }
   }
 
-  /// "all", "weekdays", "Sun-Thu": a short label for tables (at most 8 characters).
+  /// "all", "weekdays", "Sun-Thu", "Mon/Wed/Fri": a short label for tables (at most 8 characters
+  /// for the standard kinds; a weekday set names its days).
   public var label: String {
     switch self {
-    case .all, .weekdays, .weekends: rawValue
+    case .all, .weekdays, .weekends: name
     case .sundayToThursday: "Sun-Thu"
     case .fridayAndSaturday: "Fri-Sat"
+    default:
+      Self.mondayFirst(days).map { String(Self.englishName($0).prefix(3)) }
+        .joined(separator: "/")
     }
   }
 
-  /// Whether `lhs` comes before `rhs`.
+  /// Standard kinds in their order, then weekday sets, by their first day from Monday.
   public static func < (lhs: DayKind, rhs: DayKind) -> Bool {
-    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    func key(_ kind: DayKind) -> (Int, [Int]) {
+      // Monday is position 0, Sunday 6.
+      (standard.firstIndex(of: kind) ?? standard.count, mondayFirst(kind.days).map { ($0 + 5) % 7 })
+    }
+    let (left, right) = (key(lhs), key(rhs))
+    return left.0 != right.0 ? left.0 < right.0 : left.1.lexicographicallyPrecedes(right.1)
+  }
+
+  /// The weekdays (1 = Sunday ... 7 = Saturday) of `days` in the order people read a week,
+  /// Monday first.
+  private static func mondayFirst(_ days: WeekdaySet) -> [Int] {
+    [2, 3, 4, 5, 6, 7, 1].filter(days.contains)
+  }
+
+  /// "Monday" for weekday 2.
+  private static func englishName(_ weekday: Int) -> String {
+    let name = WeekdaySet.fullNames[weekday - 1]
+    return name.prefix(1).uppercased() + name.dropFirst()
   }
 }

@@ -10,6 +10,10 @@ public struct PlannerSettings: Hashable, Sendable {
   public var bufferMinutes = 10
   /// The days of events a plan learns from.
   public var windowDays = 7
+  /// The days of events routines on weekday sets (gym on Monday, Wednesday and Friday) are
+  /// learned from; no more than ``windowDays`` learns none (see
+  /// ``AnalysisConfiguration/weeklyDays``).
+  public var weeklyDays = AnalysisConfiguration().weeklyDays
   /// The user's IANA zone; `nil` leaves it to `--tz`, then `$TZ`, then the system.
   public var timeZone: String?
   /// Minutes a firing may be late and still be delivered (after downtime); older ones are

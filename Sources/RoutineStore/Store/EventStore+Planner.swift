@@ -17,6 +17,7 @@ extension EventStore {
         case "leadMinutes": settings.leadMinutes = Int(value) ?? settings.leadMinutes
         case "bufferMinutes": settings.bufferMinutes = Int(value) ?? settings.bufferMinutes
         case "windowDays": settings.windowDays = Int(value) ?? settings.windowDays
+        case "weeklyDays": settings.weeklyDays = Int(value) ?? settings.weeklyDays
         case "timeZone": settings.timeZone = value
         case "locale": settings.locale = value
         case "graceMinutes": settings.graceMinutes = Int(value) ?? settings.graceMinutes
@@ -71,6 +72,7 @@ extension EventStore {
         ("leadMinutes", "\(settings.leadMinutes)"),
         ("bufferMinutes", "\(settings.bufferMinutes)"),
         ("windowDays", "\(settings.windowDays)"),
+        ("weeklyDays", "\(settings.weeklyDays)"),
         ("timeZone", settings.timeZone),
         ("locale", settings.locale),
         ("graceMinutes", "\(settings.graceMinutes)"),
