@@ -218,6 +218,13 @@ struct AnalyzeCommandTests {
     let result = sandbox.run("analyze", "--log", log(in: sandbox), "--days", "14")
     #expect(
       result.stdout.hasPrefix(
+        "Routines learned from Mon 2026-04-13 to Sun 2026-04-26 (14 days, 42 for some weekdays, "
+          + "Europe/Berlin):\n"))
+    // Without the horizon the header says the window only.
+    let windowOnly = sandbox.run(
+      "analyze", "--log", log(in: sandbox), "--days", "14", "--weekly", "14")
+    #expect(
+      windowOnly.stdout.hasPrefix(
         "Routines learned from Mon 2026-04-13 to Sun 2026-04-26 (14 days, Europe/Berlin):\n"))
     #expect(result.stdout.contains("  07:02  Wake Up     weekdays"))
     #expect(
@@ -277,7 +284,17 @@ struct BacktestAndSampleCommandTests {
     // The plan's horizon is a setting.
     #expect(sandbox.run("settings", "--weekly", "28").status == 0)
     #expect(sandbox.run("settings", "--json").json["weeklyDays"] as? Int == 28)
+    #expect(json["window"].flatMap { $0 as? [String: Any] }?["weeklyDays"] as? Int == 42)
+    let backtest = sandbox.run("backtest", "--log", path, "--json").json
+    #expect(backtest["weeklyDays"] as? Int == 42)
     #expect(sandbox.run("settings", "--weekly", "x").status == 64)
+    #expect(
+      sandbox.run("plan", "--dry-run", "--now", now).stdout.hasPrefix(
+        "Plan from 7 days of events, 28 for some weekdays ("))
+    #expect(sandbox.run("settings", "--weekly", "7").stdout.contains("7 (no weekday sets)"))
+    #expect(
+      sandbox.run("plan", "--dry-run", "--now", now).stdout.hasPrefix(
+        "Plan from 7 days of events ("))
   }
 
   @Test func theSampleIsDeterministicAndItsBacktestHasTheDocumentedKeys() throws {

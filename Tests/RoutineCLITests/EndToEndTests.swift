@@ -16,7 +16,8 @@ struct EndToEndTests {
     #expect(result.stderr.isEmpty)
     #expect(
       result.stdout.hasPrefix(
-        "Routines learned from Mon 2026-04-20 to Sun 2026-04-26 (7 days, Europe/Berlin):"))
+        "Routines learned from Mon 2026-04-20 to Sun 2026-04-26 (7 days, 42 for some weekdays, Europe/Berlin):"
+      ))
     #expect(result.stdout.contains("Wake Up           weekdays"))
     #expect(result.stdout.contains("Leaving Home -> Arriving at Work: 35 min"))
   }

@@ -45,6 +45,13 @@ struct WeekdaySetTests {
     #expect(gym.noun(count: 1) == "Monday, Wednesday or Friday")
     #expect(DayKind(WeekdaySet([1])).noun(count: 6) == "Sundays")
     #expect(gym.label == "Mon/Wed/Fri")
+    // Five or six days are named by the ones left out.
+    let notSunday = DayKind(WeekdaySet(2...7))
+    #expect(notSunday.label == "not Sun")
+    #expect(notSunday.noun(count: 36) == "days other than Sundays")
+    #expect(
+      DayKind(WeekdaySet([2, 4, 5, 6, 7])).noun(count: 1) == "day other than Tuesday or Sunday")
+    #expect(DayKind(WeekdaySet([2, 4, 5, 6, 7])).label == "not Tue/Sun")
     // Monday first, as people read a week.
     #expect(DayKind(WeekdaySet([1, 2])).label == "Mon/Sun")
     #expect(gym.name == "weekly" && gym.isWeekdaySet)

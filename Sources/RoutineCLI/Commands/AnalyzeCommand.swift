@@ -9,9 +9,10 @@ enum AnalyzeCommand: Command {
     summary: "Find your routines, how sure they are, and which events were off.",
     discussion: """
       Learns from the N whole days before today (your local date at --now), weighting recent days
-      more; today's events are checked for outliers. Routines on some days of the week only (gym
-      on Monday, Wednesday and Friday) are learned from the longer --weekly horizon. With --log, the files are analysed directly
-      and no store is opened (batch mode). docs/analytics.md explains the method.
+      more; today's events are checked for outliers. Routines on some days of the week only (the
+      gym on Monday, Wednesday and Friday; a weekend brunch) are learned from the longer --weekly
+      horizon. With --log, the files are analysed directly and no store is opened (batch mode).
+      docs/analytics.md explains the method.
       """,
     options: [
       .value(
@@ -21,7 +22,7 @@ enum AnalyzeCommand: Command {
       .value("days", "N", "Days to learn from (default 7)."),
       .value(
         "weekly", "N",
-        "Days to learn routines on some weekdays from (default 42; 0 or no more than --days for none)."
+        "Days to learn routines on some weekdays from (default 42; no more than --days, such as 0, for none)."
       ),
       .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
@@ -84,10 +85,12 @@ enum AnalyzeCommand: Command {
     _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, context: Context
   ) -> RoutineAnalysis {
     let analysis = analyzer.analyze(log, window: window)
+    let weeklyDays =
+      analyzer.learnsWeekly(windowDays: window.days) ? analyzer.configuration.weeklyDays : 0
     if context.isJSON {
-      context.output.line(json(analysis).serialized())
+      context.output.line(json(analysis, weeklyDays: weeklyDays).serialized())
     } else {
-      text(analysis, to: context.output)
+      text(analysis, weeklyDays: weeklyDays, to: context.output)
     }
     return analysis
   }
@@ -108,14 +111,15 @@ enum AnalyzeCommand: Command {
         + (window.days < 7 ? " --days 7" : ""))
   }
 
-  static func json(_ analysis: RoutineAnalysis) -> JSON {
+  /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
+  static func json(_ analysis: RoutineAnalysis, weeklyDays: Int) -> JSON {
     let window = analysis.window
     return .object([
       (
         "window",
         .object([
           ("from", .string(window.start.iso8601)), ("to", .string(window.end.iso8601)),
-          ("days", .integer(window.days)),
+          ("days", .integer(window.days)), ("weeklyDays", .integer(weeklyDays)),
           ("timeZone", .string(ZoneNames.display(window.timeZone))),
         ])
       ),
@@ -167,12 +171,14 @@ enum AnalyzeCommand: Command {
     ])
   }
 
-  static func text(_ analysis: RoutineAnalysis, to output: Output) {
+  /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
+  static func text(_ analysis: RoutineAnalysis, weeklyDays: Int, to output: Output) {
     let window = analysis.window
     let last = window.learningDays.upperBound
     output.line(
       "Routines learned from \(window.firstDay.weekdayName) \(window.firstDay) to \(last.weekdayName) \(last) "
-        + "(\(window.days) days, \(ZoneNames.display(window.timeZone))):")
+        + "(\(window.days) days\(weeklyDays > 0 ? ", \(weeklyDays) for some weekdays" : ""), "
+        + "\(ZoneNames.display(window.timeZone))):")
     if analysis.routines.isEmpty {
       output.line("  none yet: a routine needs an event near the same time on at least 3 days.")
     }

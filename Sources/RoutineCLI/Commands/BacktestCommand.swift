@@ -23,7 +23,7 @@ enum BacktestCommand: Command {
       .value("days", "N", "Days to learn from before each day (default 7)."),
       .value(
         "weekly", "N",
-        "Days to learn routines on some weekdays from before each day (default 42; 0 for none)."
+        "Days to learn routines on some weekdays from before each day (default 42; no more than --days, such as 0, for none)."
       ),
       .value(
         "threshold", "P", "Confidence above which a routine becomes a reminder (default 0.6)."),
@@ -78,14 +78,15 @@ enum BacktestCommand: Command {
           + "and needs days after them: try a smaller --days")
     }
     if context.isJSON {
-      context.output.line(json(result, threshold: threshold).serialized())
+      context.output.line(
+        json(result, threshold: threshold, weeklyDays: weekly > days ? weekly : 0).serialized())
     } else {
       func number(_ value: Double?) -> String {
         guard let value else { return "n/a" }
-        return String(JSON.format((value * 1000).rounded() / 1000))
+        return decimal(value, places: 3)
       }
       context.output.line(
-        "Backtest with \(days)-day windows over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
+        "Backtest with \(days)-day windows\(weekly > days ? " (\(weekly) days for some weekdays)" : "") over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
       )
       context.output.line(
         "  \(counted(result.reminders, "reminder")), \(counted(result.hits, "hit")): precision \(number(result.precision))"
@@ -130,7 +131,8 @@ enum BacktestCommand: Command {
     String(repeating: " ", count: max(width - text.count, 0)) + text
   }
 
-  static func json(_ result: BacktestResult, threshold: Double) -> JSON {
+  /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
+  static func json(_ result: BacktestResult, threshold: Double, weeklyDays: Int) -> JSON {
     .object([
       ("precision", .rounded(result.precision, places: 4)),
       ("recall", .rounded(result.recall, places: 4)),
@@ -143,6 +145,7 @@ enum BacktestCommand: Command {
       ("eventDaysHit", .integer(result.eventDaysHit)),
       ("daysSkipped", .integer(result.daysSkipped)),
       ("windowDays", .integer(result.windowDays)),
+      ("weeklyDays", .integer(weeklyDays)),
       ("threshold", .number(threshold)),
       ("calibrationError", .rounded(result.calibrationError, places: 4)),
       (

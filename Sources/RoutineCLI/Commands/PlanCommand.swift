@@ -77,7 +77,10 @@ enum PlanCommand: Command {
       return .ok
     }
     output.line(
-      "Plan from \(settings.windowDays) days of events (confidence above \(JSON.format(settings.threshold)), "
+      "Plan from \(settings.windowDays) days of events"
+        + (settings.weeklyDays > settings.windowDays
+          ? ", \(settings.weeklyDays) for some weekdays" : "")
+        + " (confidence above \(JSON.format(settings.threshold)), "
         + "\(settings.leadMinutes) min ahead, \(ZoneNames.display(zone)))\(dryRun ? ", dry run: nothing changed" : ""):"
     )
     let width = max(

@@ -25,7 +25,7 @@ enum SettingsCommand: Command {
       .value("window", "DAYS", "Days of events a plan learns from (default 7)."),
       .value(
         "weekly", "DAYS",
-        "Days of events routines on some weekdays (gym on Mon/Wed/Fri) are learned from (default 42; 0 for none)."
+        "Days of events routines on some weekdays (gym on Mon/Wed/Fri) are learned from (default 42; no more than --window, such as 0, for none)."
       ),
       .value(
         "grace", "MINUTES",

@@ -162,7 +162,7 @@ public struct RoutineAnalyzer: Sendable {
 
   /// Whether analyses of `windowDays`-day windows also learn routines of some days from the
   /// longer horizon.
-  func learnsWeekly(windowDays: Int) -> Bool {
+  public func learnsWeekly(windowDays: Int) -> Bool {
     configuration.weeklyDays > windowDays
   }
 

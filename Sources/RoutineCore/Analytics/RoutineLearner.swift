@@ -99,10 +99,11 @@ struct RoutineLearner: Sendable {
       // little later on some nights) are the window's business, and with every day alike,
       // which weekdays rank first is noise. Checked first: most kinds have no such days, and
       // then nothing is scored.
-      let kept = (1...6).map { DayKind(WeekdaySet(ranked.prefix($0))) }.filter { set in
+      func isKept(_ set: DayKind) -> Bool {
         days.observedCount(of: set) > 0 && days.observedCount(of: set.complement) > 0
           && rate(set) >= 2 * rate(set.complement)
       }
+      let kept = (1...6).map { DayKind(WeekdaySet(ranked.prefix($0))) }.filter(isKept)
       guard !kept.isEmpty else { continue }
       // The standard splits first, simpler first, each only when strictly better; a weekday
       // set pays the margin.
@@ -114,7 +115,9 @@ struct RoutineLearner: Sendable {
         let score = score(partition, daily, cluster, days) - price
         if best == nil || score > best!.score { best = (partition, score) }
       }
-      guard let part = best?.partition.first(where: kept.contains),
+      // The part kept on its days: a weekday set, or a standard kind (weekends, when only
+      // Sunday ranked first).
+      guard let part = best?.partition.first(where: isKept),
         let routine = claimed(kind, part, everyDay, times, cluster, days, center: peak)
       else { continue }
       routines.append(routine)

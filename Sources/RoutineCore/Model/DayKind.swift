@@ -83,8 +83,9 @@ public struct DayKind: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The same as ``name``.
   public var description: String { name }
 
-  /// "weekdays", "Fridays and Saturdays", "Mondays, Wednesdays and Fridays": the noun for
-  /// `count` days of this kind in sentences ("on 4 of the last 5 weekdays").
+  /// "weekdays", "Fridays and Saturdays", "Mondays, Wednesdays and Fridays", "days other than
+  /// Sundays": the noun for `count` days of this kind in sentences ("on 4 of the last 5
+  /// weekdays").
   public func noun(count: Int) -> String {
     let one = count == 1
     switch self {
@@ -95,22 +96,33 @@ public struct DayKind: Hashable, Sendable, Comparable, CustomStringConvertible {
       return one ? "day from Sunday to Thursday" : "days from Sunday to Thursday"
     case .fridayAndSaturday: return one ? "Friday or Saturday" : "Fridays and Saturdays"
     default:
-      let names = Self.mondayFirst(days).map { Self.englishName($0) + (one ? "" : "s") }
-      guard names.count > 1 else { return names.joined() }
-      return names.dropLast().joined(separator: ", ") + (one ? " or " : " and ") + names.last!
+      // Five or six days read better by the ones left out.
+      guard days.count < 5 else {
+        return (one ? "day other than " : "days other than ")
+          + Self.listed(complement.days, plural: !one, or: one)
+      }
+      return Self.listed(days, plural: !one, or: one)
     }
   }
 
-  /// "all", "weekdays", "Sun-Thu", "Mon/Wed/Fri": a short label for tables (at most 8 characters
-  /// for the standard kinds; a weekday set names its days).
+  /// "Mondays, Wednesdays and Fridays", "Monday, Wednesday or Friday".
+  private static func listed(_ days: WeekdaySet, plural: Bool, or: Bool) -> String {
+    let names = mondayFirst(days).map { englishName($0) + (plural ? "s" : "") }
+    guard names.count > 1 else { return names.joined() }
+    return names.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + names.last!
+  }
+
+  /// "all", "weekdays", "Sun-Thu", "Mon/Wed/Fri", "not Sun": a short label for tables (at most
+  /// 8 characters for the standard kinds; a weekday set names its days, or the days it leaves
+  /// out when it has five or six).
   public var label: String {
     switch self {
     case .all, .weekdays, .weekends: name
     case .sundayToThursday: "Sun-Thu"
     case .fridayAndSaturday: "Fri-Sat"
     default:
-      Self.mondayFirst(days).map { String(Self.englishName($0).prefix(3)) }
-        .joined(separator: "/")
+      days.count < 5
+        ? Self.abbreviated(days) : "not " + Self.abbreviated(complement.days)
     }
   }
 
@@ -128,6 +140,11 @@ public struct DayKind: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// Monday first.
   private static func mondayFirst(_ days: WeekdaySet) -> [Int] {
     [2, 3, 4, 5, 6, 7, 1].filter(days.contains)
+  }
+
+  /// "Mon/Wed/Fri".
+  private static func abbreviated(_ days: WeekdaySet) -> String {
+    mondayFirst(days).map { String(englishName($0).prefix(3)) }.joined(separator: "/")
   }
 
   /// "Monday" for weekday 2.
