@@ -114,6 +114,19 @@ struct ArgumentParserTests {
     #expect(try parser.parse(["--version"]).flag("version"))
   }
 
+  @Test func longHelpLinesWrapAtAHundredColumnsUnderTheirColumn() {
+    let text = HelpFormatter.wrapped(
+      "USAGE: " + Array(repeating: "[--option VALUE]", count: 8).joined(separator: " "), indent: 7)
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.allSatisfy { $0.count <= 100 })
+    #expect(lines[1].hasPrefix("       [--option VALUE]"))
+    // Nothing is lost or reordered.
+    #expect(text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count == 17)
+    #expect(HelpFormatter.lines(of: "short text", width: 100) == ["short text"])
+    #expect(HelpFormatter.lines(of: String(repeating: "x", count: 120), width: 100).count == 1)
+  }
+
   @Test func helpNeedsNoOtherArguments() throws {
     #expect(try parser.parse(["log", "-h"]).flag("help"))
     #expect(try parser.parse(["import", "--help"]).flag("help"))
@@ -129,7 +142,10 @@ struct HelpTests {
       let words = spec.name.split(separator: " ").map(String.init)
       let help = sandbox.run(["help"] + words)
       #expect(help.status == 0)
-      #expect(help.stdout.hasPrefix("USAGE: \(spec.usage)\n"))
+      // The usage line, wrapped at 100 columns like every line of help.
+      #expect(
+        help.stdout.hasPrefix(HelpFormatter.wrapped("USAGE: \(spec.usage)", indent: 7) + "\n"))
+      #expect(help.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(spec.name)")
       for option in spec.options {
         #expect(help.stdout.contains("--\(option.name)"), "\(spec.name) --\(option.name)")
       }

@@ -10,10 +10,7 @@ public enum HelpFormatter {
       "COMMANDS:",
     ]
     let all = commands.flatMap(\.allCommands).filter { !$0.isHidden }
-    let width = (all.map(\.name.count).max() ?? 0) + 2
-    for command in all {
-      lines.append("  " + padded(command.name, to: width) + command.summary)
-    }
+    lines += table(all.map { ($0.name, $0.summary) })
     lines += ["", "GLOBAL OPTIONS (accepted by every command):"]
     lines += table(GlobalOption.all.map { ($0.synopsis, $0.help) })
     lines += [
@@ -25,7 +22,7 @@ public enum HelpFormatter {
 
   /// One command's help.
   public static func help(for command: CommandSpec) -> String {
-    var lines = ["USAGE: \(command.usage)", "", command.summary]
+    var lines = [wrapped("USAGE: \(command.usage)", indent: 7), "", command.summary]
     if !command.discussion.isEmpty { lines += ["", command.discussion] }
     if !command.aliases.isEmpty {
       lines += ["", "Also: " + command.aliases.map { "routine \($0)" }.joined(separator: ", ")]
@@ -51,13 +48,49 @@ public enum HelpFormatter {
 
   private static func table(_ rows: [(String, String)]) -> [String] {
     let width = min((rows.map(\.0.count).max() ?? 0) + 2, 26)
+    let indent = String(repeating: " ", count: width + 2)
     return rows.map { row in
       let (left, right) = row
-      if left.count + 2 > width {
-        return "  " + left + "\n  " + String(repeating: " ", count: width) + right
-      }
-      return "  " + padded(left, to: width) + right
+      let description = lines(of: right, width: lineWidth - indent.count)
+        .joined(separator: "\n" + indent)
+      if left.count + 2 > width { return "  " + left + "\n" + indent + description }
+      return "  " + padded(left, to: width) + description
     }
+  }
+
+  /// The widest line help prints: it reads in a terminal of 100 columns and in docs/cli.md.
+  static let lineWidth = 100
+
+  /// `text` broken at spaces into lines, every line after the first indented by `indent`
+  /// spaces, none wider than ``lineWidth`` unless one word is.
+  static func wrapped(_ text: String, indent: Int) -> String {
+    let first = lines(of: text, width: lineWidth)
+    guard first.count > 1 else { return text }
+    let head = first[0]
+    let rest = lines(
+      of: String(text.dropFirst(head.count).drop { $0 == " " }),
+      width: lineWidth - indent)
+    return ([head] + rest.map { String(repeating: " ", count: indent) + $0 })
+      .joined(separator: "\n")
+  }
+
+  /// The words of `text` in lines of at most `width` characters (a longer word keeps a line of
+  /// its own).
+  static func lines(of text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    lines.append(line)
+    return lines
   }
 
   /// `text` followed by spaces up to `width` characters.

@@ -11,8 +11,8 @@ enum AnalyzeCommand: Command {
       Learns from the N whole days before today (your local date at --now), weighting recent days
       more; today's events are checked for outliers. Routines on some days of the week only (the
       gym on Monday, Wednesday and Friday; a weekend brunch) are learned from the longer --weekly
-      horizon. With --log, the files are analysed directly and no store is opened (batch mode).
-      docs/analytics.md explains the method.
+      horizon; one no longer than --days (0, say) learns none. With --log, the files are analysed
+      directly and no store is opened (batch mode). docs/analytics.md explains the method.
       """,
     options: [
       .value(
@@ -22,7 +22,7 @@ enum AnalyzeCommand: Command {
       .value("days", "N", "Days to learn from (default 7)."),
       .value(
         "weekly", "N",
-        "Days to learn routines on some weekdays from (default 42; no more than --days, such as 0, for none)."
+        "Days to learn routines of some weekdays from (default 42)."
       ),
       .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
@@ -177,7 +177,7 @@ enum AnalyzeCommand: Command {
     let last = window.learningDays.upperBound
     output.line(
       "Routines learned from \(window.firstDay.weekdayName) \(window.firstDay) to \(last.weekdayName) \(last) "
-        + "(\(window.days) days\(weeklyDays > 0 ? ", \(weeklyDays) for some weekdays" : ""), "
+        + "(\(counted(window.days, "day"))\(weeklyDays > 0 ? ", \(weeklyDays) for some weekdays" : ""), "
         + "\(ZoneNames.display(window.timeZone))):")
     if analysis.routines.isEmpty {
       output.line("  none yet: a routine needs an event near the same time on at least 3 days.")

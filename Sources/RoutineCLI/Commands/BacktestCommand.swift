@@ -14,6 +14,8 @@ enum BacktestCommand: Command {
       at all) are skipped. Without --log, the whole store is used. Every routine's forecast
       (any confidence) is binned by tenths of confidence: the reliability table shows how often
       each bin was right, and the expected calibration error the count-weighted mean gap.
+      Routines of some weekdays are learned from the --weekly days before D; a horizon no longer
+      than --days (0, say) learns none.
       """,
     options: [
       .value(
@@ -23,7 +25,7 @@ enum BacktestCommand: Command {
       .value("days", "N", "Days to learn from before each day (default 7)."),
       .value(
         "weekly", "N",
-        "Days to learn routines on some weekdays from before each day (default 42; no more than --days, such as 0, for none)."
+        "Days to learn routines of some weekdays from (default 42)."
       ),
       .value(
         "threshold", "P", "Confidence above which a routine becomes a reminder (default 0.6)."),

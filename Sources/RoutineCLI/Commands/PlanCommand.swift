@@ -77,7 +77,7 @@ enum PlanCommand: Command {
       return .ok
     }
     output.line(
-      "Plan from \(settings.windowDays) days of events"
+      "Plan from \(counted(settings.windowDays, "day")) of events"
         + (settings.weeklyDays > settings.windowDays
           ? ", \(settings.weeklyDays) for some weekdays" : "")
         + " (confidence above \(JSON.format(settings.threshold)), "

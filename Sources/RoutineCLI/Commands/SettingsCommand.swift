@@ -14,7 +14,9 @@ enum SettingsCommand: Command {
       Turning smart reminders off removes the learned requests at once. The time zone, when set,
       is the user's zone for every command that uses the store; without it, --tz, then $TZ, then
       the system's. The locale decides whether reminder texts read 6:46 AM or 06:46; it is taken
-      from LC_ALL, LC_TIME or LANG the first time routine writes to a store.
+      from LC_ALL, LC_TIME or LANG the first time routine writes to a store. Routines of some
+      weekdays (the gym on Monday, Wednesday and Friday) are learned from the --weekly days; a
+      horizon no longer than --window (0, say) learns none.
       """,
     options: [
       .value("enabled", "true|false", "Smart reminders on or off (default true)."),
@@ -25,7 +27,7 @@ enum SettingsCommand: Command {
       .value("window", "DAYS", "Days of events a plan learns from (default 7)."),
       .value(
         "weekly", "DAYS",
-        "Days of events routines on some weekdays (gym on Mon/Wed/Fri) are learned from (default 42; no more than --window, such as 0, for none)."
+        "Days a plan learns routines of some weekdays from (default 42)."
       ),
       .value(
         "grace", "MINUTES",
