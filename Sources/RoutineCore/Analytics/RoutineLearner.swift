@@ -51,16 +51,12 @@ struct RoutineLearner: Sendable {
   /// `times` holds the kind's events near the learning days (those not yet happened left out).
   func routines(of kind: EventKind, times: KindTimes, days: LearningDays) -> [Routine] {
     var routines: [Routine] = []
-    for cluster in clusters(of: times, days: days) {
-      let peak = TimeOfDay(secondsSinceMidnight: cluster.peak * 60)
-      // Place the events once; every kind of day is a subset of all days.
-      let everyDay = members(times, cluster, days, center: peak)
-      let daily = DailyTimes(everyDay, cluster, center: peak, days: days)
-      let scores = DayKind.partitions.map { score($0, daily, cluster, days) }
+    for placed in placedClusters(of: times, days: days) {
+      let scores = DayKind.partitions.map { score($0, placed.daily, placed.cluster, days) }
       // A split must be strictly better than a simpler one to be chosen.
       let best = scores.indices.reduce(0) { scores[$1] > scores[$0] ? $1 : $0 }
       for dayKind in DayKind.partitions[best] {
-        if let routine = claimed(kind, dayKind, everyDay, times, cluster, days, center: peak) {
+        if let routine = claimed(kind, dayKind, in: placed, times, days) {
           routines.append(routine)
         }
       }
@@ -82,10 +78,8 @@ struct RoutineLearner: Sendable {
   /// often: the best set of each size, without trying all 126.
   func weeklyRoutines(of kind: EventKind, times: KindTimes, days: LearningDays) -> [Routine] {
     var routines: [Routine] = []
-    for cluster in clusters(of: times, days: days) {
-      let peak = TimeOfDay(secondsSinceMidnight: cluster.peak * 60)
-      let everyDay = members(times, cluster, days, center: peak)
-      let daily = DailyTimes(everyDay, cluster, center: peak, days: days)
+    for placed in placedClusters(of: times, days: days) {
+      let daily = placed.daily
       // How often the event happened on the observed days of a kind of day.
       func rate(_ dayKind: DayKind) -> Double {
         let observed = days.observedCount(of: dayKind)
@@ -112,21 +106,30 @@ struct RoutineLearner: Sendable {
         DayKind.partitions.map { ($0, 0.0) }
         + kept.filter(\.isWeekdaySet).map { ([$0, $0.complement], configuration.weeklyMargin) }
       for (partition, price) in candidates {
-        let score = score(partition, daily, cluster, days) - price
+        let score = score(partition, daily, placed.cluster, days) - price
         if best == nil || score > best!.score { best = (partition, score) }
       }
       // The part kept on its days: a weekday set, or a standard kind (weekends, when only
       // Sunday ranked first).
       guard let part = best?.partition.first(where: isKept),
-        let routine = claimed(kind, part, everyDay, times, cluster, days, center: peak)
+        let routine = claimed(kind, part, in: placed, times, days)
       else { continue }
       routines.append(routine)
     }
     return routines
   }
 
-  /// The clusters of the kind's times of day on `days`.
-  private func clusters(of times: KindTimes, days: LearningDays) -> [TimeOfDayClusters.Cluster] {
+  /// A cluster of the kind's times with its events placed once around its peak: every kind of
+  /// day is a subset of them.
+  private struct PlacedCluster {
+    let cluster: TimeOfDayClusters.Cluster
+    let peak: TimeOfDay
+    let members: Members
+    let daily: DailyTimes
+  }
+
+  /// The clusters of the kind's times of day on `days`, their events placed.
+  private func placedClusters(of times: KindTimes, days: LearningDays) -> [PlacedCluster] {
     var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
     let first = Int32(days.first)
     let last = Int32(days.first + days.count - 1)
@@ -135,15 +138,24 @@ struct RoutineLearner: Sendable {
     }
     return TimeOfDayClusters.find(
       histogram: histogram, radius: configuration.smoothingRadiusMinutes,
-      mergeRatio: configuration.peakMergeRatio)
+      mergeRatio: configuration.peakMergeRatio
+    ).map { cluster in
+      let peak = TimeOfDay(secondsSinceMidnight: cluster.peak * 60)
+      let placed = members(times, cluster, days, center: peak)
+      return PlacedCluster(
+        cluster: cluster, peak: peak, members: placed,
+        daily: DailyTimes(placed, cluster, center: peak, days: days))
+    }
   }
 
-  /// The routine of `dayKind` in `cluster`, when the evidence claims one.
+  /// The routine of `dayKind` in `placed`, when the evidence claims one.
   private func claimed(
-    _ kind: EventKind, _ dayKind: DayKind, _ members: Members, _ times: KindTimes,
-    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay
+    _ kind: EventKind, _ dayKind: DayKind, in placed: PlacedCluster, _ times: KindTimes,
+    _ days: LearningDays
   ) -> Routine? {
-    guard let candidate = learn(dayKind, members, times, cluster, days, center: center),
+    guard
+      let candidate = learn(
+        dayKind, placed.members, times, placed.cluster, days, center: placed.peak),
       isClaimed(candidate)
     else { return nil }
     return routine(kind, from: candidate)
