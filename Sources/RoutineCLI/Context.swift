@@ -142,15 +142,18 @@ final class Context {
 
   /// The user's zone: the zone in the store's settings, else `--tz`, else `$TZ`, else the
   /// system's (docs/time.md). The one rule every command that uses a store follows; says once
-  /// when a different `--tz` is overridden.
-  func userTimeZone(_ settings: PlannerSettings) throws(UsageError) -> TimeZone {
+  /// when a different `--tz` is overridden, unless the command used `--tz` for something else
+  /// (`import` reads timestamps without an offset in it) and says `warning: false`.
+  func userTimeZone(_ settings: PlannerSettings, warning: Bool = true) throws(UsageError)
+    -> TimeZone
+  {
     guard let name = settings.timeZone else { return try environmentTimeZone.get() }
     guard let zone = ZoneNames.zone(named: name) else {
       warnOnce(
         "the time zone '\(name)' in the settings is unknown here; using --tz, $TZ or the system's")
       return try environmentTimeZone.get()
     }
-    if let option = try optionZone.get(), option.identifier != zone.identifier {
+    if warning, let option = try optionZone.get(), option.identifier != zone.identifier {
       warnOnce(
         "--tz \(ZoneNames.display(option)) ignored: the settings say \(ZoneNames.display(zone)) (change it with 'routine settings --time-zone')"
       )
@@ -167,17 +170,14 @@ final class Context {
 
   // MARK: Locale
 
-  /// The locale the environment names: `LC_ALL`, else `LC_TIME`, else `LANG`, without encoding
-  /// and modifier (`en_US.UTF-8` is `en_US`); `C` when none does.
+  /// The locale the environment names: `LC_ALL`, else `LC_TIME`, else `LANG`, as Foundation
+  /// names it (`en_US.UTF-8` is `en_US`); `C` when none does, or names no locale there is.
   var environmentLocale: String {
     let variables = environment.variables
     let value =
       [variables["LC_ALL"], variables["LC_TIME"], variables["LANG"]].compactMap { $0 }
       .first { !$0.isEmpty } ?? ""
-    let name =
-      value.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(
-        String.init) ?? ""
-    return name.isEmpty ? "C" : name
+    return SettingsCommand.localeName(value) ?? "C"
   }
 
   /// The clock reminder texts use: from the locale in the settings, else the environment's.
@@ -206,7 +206,8 @@ final class Context {
     try recordingLocale(EventStore(path: try storePath(), creating: true))
   }
 
-  private func recordingLocale(_ store: EventStore) throws -> EventStore {
+  /// `store`, with the environment's locale recorded in its settings if none is yet.
+  func recordingLocale(_ store: EventStore) throws -> EventStore {
     if try store.settings().locale == nil {
       _ = try store.updateSettings { settings in
         if settings.locale == nil { settings.locale = environmentLocale }
@@ -225,22 +226,41 @@ final class Context {
     }
   }
 
-  /// Runs `body` in one write transaction of the store (created when missing), with the settings
-  /// read inside it and the user's zone resolved from them.
-  func writing<T>(_ body: (EventStore, PlannerSettings, TimeZone) throws -> T) throws -> T {
-    // Without a store, the zone comes from --tz, $TZ or the system: an invalid one must fail
-    // before a store is created.
-    let store: EventStore
-    if let existing = try openExistingStore() {
-      store = try recordingLocale(existing)
-    } else {
-      _ = try userTimeZone(PlannerSettings())
-      store = try openStore()
+  /// Runs `body` on the store, to write to it. When there is no store yet, `body` writes to a new
+  /// one that takes the store's place only if `body` succeeds and `keep` accepts its result
+  /// (``EventStore/create(at:keep:_:)``): a command that fails on a fresh install leaves nothing
+  /// behind. An invalid zone fails before anything is created, when `checkingZone`.
+  func withWritableStore<T>(
+    keep: (T) -> Bool = { _ in true }, checkingZone: Bool = true,
+    _ body: (EventStore) throws -> T
+  ) throws -> T {
+    if let existing = try openExistingStore() { return try body(try recordingLocale(existing)) }
+    if checkingZone { _ = try userTimeZone(PlannerSettings()) }
+    if let value = try EventStore.create(
+      at: try storePath(), keep: keep, { store in try body(try recordingLocale(store)) })
+    {
+      return value
     }
-    return try store.write {
-      let settings = try store.settings()
-      let zone = try userTimeZone(settings)
-      return try body(store, settings, zone)
+    return try body(try openStore())
+  }
+
+  /// The store, created when missing, for a command that runs on whatever it holds (`watch`);
+  /// an invalid zone fails before anything is created.
+  func openOrCreateStore() throws -> EventStore {
+    if let existing = try openExistingStore() { return try recordingLocale(existing) }
+    _ = try userTimeZone(PlannerSettings())
+    return try openStore()
+  }
+
+  /// Runs `body` in one write transaction of the store (created when missing, and only if `body`
+  /// succeeds), with the settings read inside it and the user's zone resolved from them.
+  func writing<T>(_ body: (EventStore, PlannerSettings, TimeZone) throws -> T) throws -> T {
+    try withWritableStore { store in
+      try store.write {
+        let settings = try store.settings()
+        let zone = try userTimeZone(settings)
+        return try body(store, settings, zone)
+      }
     }
   }
 

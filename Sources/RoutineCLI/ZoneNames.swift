@@ -19,8 +19,14 @@ enum ZoneNames {
   /// The name to show for `zone`: its identifier, but `UTC` for the zone Foundation calls
   /// `GMT` (asked for as `UTC`, shown as `GMT`, it looked like another zone).
   static func display(_ zone: TimeZone) -> String {
-    zone.identifier == "GMT" ? "UTC" : zone.identifier
+    utcAliases.contains(zone.identifier) ? "UTC" : zone.identifier
   }
+
+  /// The names of UTC without daylight saving (a system's `/etc/localtime` is often `Etc/UTC`).
+  private static let utcAliases: Set<String> = [
+    "GMT", "UTC", "UCT", "Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
+    "Etc/Universal", "Etc/Zulu", "Etc/Greenwich", "Universal", "Zulu", "Greenwich", "GMT0",
+  ]
 
   /// Every name Foundation knows, plus the aliases people use for UTC.
   static var known: [String] { TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"] }

@@ -206,10 +206,9 @@ struct AnalyzeCommandTests {
     let sandbox = Sandbox(now: "2026-11-21T10:00:00+01:00")
     let result = sandbox.run("analyze", "--log", log(in: sandbox))
     #expect(result.status == 0)
-    #expect(result.stdout.contains("none yet"))
     #expect(
-      result.stderr.contains(
-        "the log runs from 2026-04-13 to 2026-04-27, outside the window (2026-11-14 to 2026-11-21); try --now 2026-04-28T00:00:00+02:00"
+      result.stdout.contains(
+        "  none: the log runs from 2026-04-13 to 2026-04-27, outside the window (2026-11-14 to 2026-11-21); try --now 2026-04-28T00:00:00+02:00.\n"
       ))
   }
 

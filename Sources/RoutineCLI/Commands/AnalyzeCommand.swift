@@ -43,17 +43,15 @@ enum AnalyzeCommand: Command {
       return try context.reading { store, _, zone in
         let window = AnalysisWindow(now: now, days: days, calendar: context.calendar(in: zone))
         let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
-        let analysis = report(log, window: window, analyzer: analyzer, context: context)
-        if analysis.routines.isEmpty {
-          if let store {
-            if let dates = try store.eventDates() {
-              hintOutside(
-                window: window, dates: dates, what: "the store's events run", context: context)
-            }
-          } else {
+        try report(log, window: window, analyzer: analyzer, context: context) {
+          guard let store else {
             context.warn(
               "there is no store at '\(context.displayPath(try context.storePath()))' yet; "
                 + "'routine log' or 'routine import' adds events")
+            return nil
+          }
+          return try store.eventDates().flatMap {
+            outsideNote(window: window, dates: $0, what: "the store's events run")
           }
         }
         return .ok
@@ -73,42 +71,44 @@ enum AnalyzeCommand: Command {
       readers, into: &log)
     for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
     log.sort()
-    let analysis = report(log, window: window, analyzer: analyzer, context: context)
-    if analysis.routines.isEmpty, let dates = summary.dates {
-      hintOutside(window: window, dates: dates, what: "the log runs", context: context)
+    try report(log, window: window, analyzer: analyzer, context: context) {
+      summary.dates.flatMap { outsideNote(window: window, dates: $0, what: "the log runs") }
     }
     return .ok
   }
 
-  /// Analyses `log` and prints the result.
+  /// Analyses `log` and prints the result. When nothing was learned, `emptyNote` may say why:
+  /// in place of "none yet" in the text, as a warning beside the JSON.
   private static func report(
-    _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, context: Context
-  ) -> RoutineAnalysis {
+    _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, context: Context,
+    emptyNote: () throws -> String?
+  ) throws {
     let analysis = analyzer.analyze(log, window: window)
+    let note = analysis.routines.isEmpty ? try emptyNote() : nil
     let weeklyDays =
       analyzer.learnsWeekly(windowDays: window.days) ? analyzer.configuration.weeklyDays : 0
     if context.isJSON {
       context.output.line(json(analysis, weeklyDays: weeklyDays).serialized())
+      if let note { context.warn(note) }
     } else {
-      text(analysis, weeklyDays: weeklyDays, to: context.output)
+      text(analysis, weeklyDays: weeklyDays, emptyNote: note, to: context.output)
     }
-    return analysis
   }
 
-  /// When the events lie wholly outside the window, says where they are and which `--now`
-  /// would analyse them.
-  private static func hintOutside(
-    window: AnalysisWindow, dates: ClosedRange<LocalDate>, what: String, context: Context
-  ) {
-    guard !(window.firstDay...window.today).overlaps(dates) else { return }
+  /// When the events lie wholly outside the window, where they are and which `--now` would
+  /// analyse them; `nil` when they do not.
+  static func outsideNote(
+    window: AnalysisWindow, dates: ClosedRange<LocalDate>, what: String,
+    advice: (String) -> String = { "try --now \($0)" }
+  ) -> String? {
+    guard !(window.firstDay...window.today).overlaps(dates) else { return nil }
     let day = dates.upperBound.adding(days: 1)
     let midnight = WallClock.instant(
       on: day, at: TimeOfDay(secondsSinceMidnight: 0), in: window.timeZone)
     let now = TimeArgument.stamp(midnight, window.timeZone).iso8601
-    context.warn(
-      "\(what) from \(dates.lowerBound) to \(dates.upperBound), outside the window "
-        + "(\(window.firstDay) to \(window.today)); try --now \(now)"
-        + (window.days < 7 ? " --days 7" : ""))
+    return "\(what) from \(dates.lowerBound) to \(dates.upperBound), outside the window "
+      + "(\(window.firstDay) to \(window.today)); "
+      + advice("\(now)" + (window.days < 7 ? " --days 7" : ""))
   }
 
   /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
@@ -172,7 +172,9 @@ enum AnalyzeCommand: Command {
   }
 
   /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
-  static func text(_ analysis: RoutineAnalysis, weeklyDays: Int, to output: Output) {
+  static func text(
+    _ analysis: RoutineAnalysis, weeklyDays: Int, emptyNote: String? = nil, to output: Output
+  ) {
     let window = analysis.window
     let last = window.learningDays.upperBound
     output.line(
@@ -180,7 +182,10 @@ enum AnalyzeCommand: Command {
         + "(\(counted(window.days, "day"))\(weeklyDays > 0 ? ", \(weeklyDays) for some weekdays" : ""), "
         + "\(ZoneNames.display(window.timeZone))):")
     if analysis.routines.isEmpty {
-      output.line("  none yet: a routine needs an event near the same time on at least 3 days.")
+      output.line(
+        "  none"
+          + (emptyNote.map { ": \($0)." }
+            ?? " yet: a routine needs an event near the same time on at least 3 days."))
     }
     let names = analysis.routines.map { TerminalText.escaped($0.kind.name) }
     let nameWidth = min(names.map(\.count).max() ?? 0, 24)

@@ -61,7 +61,13 @@ enum DeliverCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let sink = try SinkOptions.sink(context)
     let now = try context.nowSeconds()
-    let store = try context.openStore()
+    guard let existing = try context.openExistingStore() else {
+      // Nothing is planned without a store, so nothing falls due; creating one here would fix
+      // its locale to cron's (docs/planner.md) before the person's first command.
+      _ = try context.userTimeZone(PlannerSettings())
+      return .ok
+    }
+    let store = try context.recordingLocale(existing)
     let report = try Deliverer(store: store, context: context).run(sink: sink, now: now)
     try show(report, sink: sink, store: store, context: context)
     return report.failureCode ?? .ok
@@ -118,29 +124,33 @@ enum RespondCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let (id, action) = (context.arguments.arguments[0], context.arguments.arguments[1].lowercased())
     let now = try context.requireNow()
-    let store = try context.openStore()
-    var occurrence: Int64?
-    if let text = context.arguments.value("occurrence") {
-      // A local time is the user's, as every time typed on the command line.
-      occurrence = try TimeArgument.parse(
-        text, option: "occurrence", now: now, zone: try context.userTimeZone(try store.settings()),
-        timeOfDay: .latestPast, command: spec.name
-      ).secondsSince1970
-    }
-    _ = try Responder(store: store, context: context).answer(
-      id: id, action: action, occurrence: occurrence, now: try context.nowSeconds()
-    ) { result in
-      if context.isJSON {
-        context.output.line(
-          JSON.object([
-            ("id", .string(id)), ("action", .string(action)), ("recorded", .bool(result.changed)),
-            ("message", .string(result.message)), ("notes", .array(result.notes.map(JSON.string))),
-          ]).serialized())
-      } else {
-        context.output.line(TerminalText.escaped(result.message))
-        for note in result.notes { context.output.line(TerminalText.escaped(note)) }
+    // An answer to a request that does not exist creates no store.
+    _ = try context.withWritableStore { store in
+      var occurrence: Int64?
+      if let text = context.arguments.value("occurrence") {
+        // A local time is the user's, as every time typed on the command line.
+        occurrence = try TimeArgument.parse(
+          text, option: "occurrence", now: now,
+          zone: try context.userTimeZone(try store.settings()), timeOfDay: .latestPast,
+          command: spec.name
+        ).secondsSince1970
       }
-      try context.output.deliver()
+      return try Responder(store: store, context: context).answer(
+        id: id, action: action, occurrence: occurrence, now: try context.nowSeconds()
+      ) { result in
+        if context.isJSON {
+          context.output.line(
+            JSON.object([
+              ("id", .string(id)), ("action", .string(action)), ("recorded", .bool(result.changed)),
+              ("message", .string(result.message)),
+              ("notes", .array(result.notes.map(JSON.string))),
+            ]).serialized())
+        } else {
+          context.output.line(TerminalText.escaped(result.message))
+          for note in result.notes { context.output.line(TerminalText.escaped(note)) }
+        }
+        try context.output.deliver()
+      }
     }
     return .ok
   }

@@ -126,7 +126,10 @@ enum DoctorCommand: Command {
         ? "from the store's settings"
         : context.arguments.value("tz") != nil
           ? "from --tz"
-          : context.environment.variables["TZ"].map { _ in "from $TZ" } ?? "the system's"
+          : context.environment.variables["TZ"].flatMap {
+            // An empty TZ, or one naming /etc/localtime, is the system's zone.
+            $0.isEmpty || $0.hasSuffix("/etc/localtime") ? nil : "from $TZ"
+          } ?? "the system's"
       checks.append(
         Check(
           area: "time zone", level: .ok,
@@ -153,8 +156,12 @@ enum DoctorCommand: Command {
           + (requests > 0 ? ": nothing reminds you yet (docs/delivery.md)" : ""))
     }
     let minutes = max(0, (now - last) / 60)
-    let zone = (try? context.userTimeZone(try store.settings())) ?? TimeZone(secondsFromGMT: 0)!
-    let when = EventFormatting.localDateTime(TimeArgument.stamp(last, zone))
+    // With no valid zone (reported as a problem of its own), the time is shown in UTC, saying so.
+    let userZone = try? context.userTimeZone(try store.settings())
+    let when =
+      EventFormatting.localDateTime(
+        TimeArgument.stamp(last, userZone ?? TimeZone(secondsFromGMT: 0)!))
+      + (userZone == nil ? " UTC" : "")
     let ago: String
     switch minutes {
     case 0: ago = "less than a minute ago"

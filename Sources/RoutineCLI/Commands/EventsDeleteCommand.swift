@@ -20,15 +20,12 @@ enum EventsDeleteCommand: Command {
       throw UsageError(
         "say which events to delete with --from, --to, --event or --last", command: spec.name)
     }
-    guard let store = try context.openExistingStore() else {
-      context.output.line("No events match; nothing deleted.")
-      return .ok
+    // The selection is checked with or without a store: a mistake is one either way.
+    let chosen = try context.reading { store, _, zone in
+      let selection = try EventSelectionOptions.selection(context, zone: zone)
+      return try store.map { try $0.storedEvents(selection) } ?? []
     }
-    let chosen = try store.read {
-      let zone = try context.userTimeZone(try store.settings())
-      return try store.storedEvents(try EventSelectionOptions.selection(context, zone: zone))
-    }
-    guard !chosen.isEmpty else {
+    guard !chosen.isEmpty, let store = try context.openExistingStore() else {
       if context.isJSON {
         context.output.line(JSON.object([("deleted", .integer(0))]).serialized())
       } else {

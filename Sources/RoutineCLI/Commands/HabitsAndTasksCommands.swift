@@ -137,8 +137,7 @@ enum HabitsAddCommand: Command {
     }
     var habit = Habit(id: "", name: name)
     try HabitOptions.apply(context, to: &habit)
-    let store = try context.openStore()
-    try store.write {
+    try context.writing { store, _, _ in
       if try store.habit(id: name.name) != nil {
         throw CommandError(
           .dataError, "there is a habit '\(name.name)' already; 'routine habits edit' changes it")
@@ -182,8 +181,7 @@ enum HabitsEditCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
-    let store = try context.openStore()
-    try store.write {
+    try context.writing { store, _, _ in
       guard var habit = try store.habit(id: id) else {
         throw CommandError(.dataError, "there is no habit '\(id)'; 'routine habits' lists them")
       }

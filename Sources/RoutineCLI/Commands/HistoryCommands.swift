@@ -241,7 +241,10 @@ enum WhyCommand: Command {
     let now = try context.nowSeconds()
     let lines: [String] = try context.reading { store, settings, zone in
       guard let store else {
-        throw CommandError(.dataError, "there is no request '\(id)': the store is empty")
+        throw CommandError(
+          .dataError,
+          "there is no request '\(id)': there is no store at '\(context.displayPath(try context.storePath()))' yet"
+        )
       }
       let clock = context.clockStyle(settings)
       let pending = try store.pendingRequests(clock: clock)

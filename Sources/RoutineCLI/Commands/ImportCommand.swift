@@ -1,3 +1,4 @@
+import Foundation
 import RoutineCore
 import RoutineStore
 
@@ -31,59 +32,89 @@ enum ImportCommand: Command {
     let format = try context.fileFormat()
     let skips = context.arguments.flag("skip-invalid")
     let zone = try context.assumedZone()
-    let store = try context.openStore()
-    var status = ExitCode.ok
-    var reports: [JSON] = []
-    var notes: [String] = []
-    for path in context.arguments.arguments {
-      let reader = EventFileReader(
-        path: path, format: format, skipsInvalid: skips, assumedZone: zone)
-      let name = TerminalText.escaped(displayName(path))
-      do {
-        let summary = try store.importEvents(from: reader)
-        for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
-        if summary.read == 0, summary.skipped.isEmpty {
-          context.warn("\(displayName(path)) holds no events; nothing to import")
-        }
-        if summary.added > 0 { notes += try checkRecent(store, context: context) }
-        reports.append(
-          .object([
-            ("file", .string(path)), ("read", .integer(summary.read)),
-            ("added", .integer(summary.added)),
-            ("alreadyPresent", .integer(summary.alreadyPresent)),
-            (
-              "skipped",
-              .array(
-                summary.skipped.map {
-                  .object([("line", .integer($0.line)), ("message", .string($0.message))])
-                })
-            ),
-            ("error", .null),
-          ]))
-        if !context.isJSON {
-          var line =
-            "\(name): \(counted(summary.read, "event")) read, \(summary.added) added, "
-            + "\(summary.alreadyPresent) already present"
-          if !summary.skipped.isEmpty {
-            line += ", \(counted(summary.skipped.count, "invalid line")) skipped"
-          }
-          context.output.line(line + ".")
-        }
+    // On a fresh install, a store is made only if a file could be imported.
+    let (status, _) = try context.withWritableStore(
+      keep: { $0.0 == .ok || $0.1 > 0 }, checkingZone: false
+    ) {
+      store -> (ExitCode, Int) in
+      // Only the checks after importing need the user's zone (docs/time.md): without a valid
+      // one the import goes ahead, and says what it could not check. A --tz that reads the
+      // files' local times is not ignored, whatever the settings say.
+      let settings = try store.settings()
+      let userZone: TimeZone?
+      do throws(UsageError) {
+        userZone = try context.userTimeZone(
+          settings, warning: context.arguments.value("assume-zone") != nil)
       } catch {
-        let (code, message) = ErrorReport.describe(error)
-        context.errors.line("error: \(TerminalText.escaped(message))")
-        if status == .ok { status = code }
-        reports.append(
-          .object([
-            ("file", .string(path)), ("read", .integer(0)), ("added", .integer(0)),
-            ("alreadyPresent", .integer(0)), ("skipped", .array([])), ("error", .string(message)),
-          ]))
+        context.warn(
+          "\(error.message); imported events cancel no reminder and raise no outlier alert until it is fixed"
+        )
+        userZone = nil
       }
-    }
-    if context.isJSON {
-      context.output.line(JSON.object([("files", .array(reports))]).serialized())
-    } else {
-      for note in notes { context.output.line(TerminalText.escaped(note)) }
+      return try store.write {
+        var status = ExitCode.ok
+        var added = 0
+        var reports: [JSON] = []
+        var notes: [String] = []
+        for path in context.arguments.arguments {
+          let reader = EventFileReader(
+            path: path, format: format, skipsInvalid: skips, assumedZone: zone)
+          let name = TerminalText.escaped(displayName(path))
+          do {
+            let summary = try store.importEvents(from: reader)
+            added += summary.added
+            for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
+            if summary.read == 0, summary.skipped.isEmpty {
+              context.warn("\(displayName(path)) holds no events; nothing to import")
+            }
+            if summary.added > 0, let userZone {
+              notes += try checkRecent(store, zone: userZone, context: context)
+            }
+            reports.append(
+              .object([
+                ("file", .string(path)), ("read", .integer(summary.read)),
+                ("added", .integer(summary.added)),
+                ("alreadyPresent", .integer(summary.alreadyPresent)),
+                (
+                  "skipped",
+                  .array(
+                    summary.skipped.map {
+                      .object([("line", .integer($0.line)), ("message", .string($0.message))])
+                    })
+                ),
+                ("error", .null),
+              ]))
+            if !context.isJSON {
+              var line =
+                "\(name): \(counted(summary.read, "event")) read, \(summary.added) added, "
+                + "\(summary.alreadyPresent) already present"
+              if !summary.skipped.isEmpty {
+                line += ", \(counted(summary.skipped.count, "invalid line")) skipped"
+              }
+              context.output.line(line + ".")
+            }
+          } catch {
+            let (code, message) = ErrorReport.describe(error)
+            context.errors.line("error: \(TerminalText.escaped(message))")
+            if status == .ok { status = code }
+            reports.append(
+              .object([
+                ("file", .string(path)), ("read", .integer(0)), ("added", .integer(0)),
+                ("alreadyPresent", .integer(0)), ("skipped", .array([])),
+                ("error", .string(message)),
+              ]))
+          }
+        }
+        if context.isJSON {
+          context.output.line(JSON.object([("files", .array(reports))]).serialized())
+        } else {
+          for note in notes { context.output.line(TerminalText.escaped(note)) }
+        }
+        // Before the commit: output that cannot be written imports nothing. Each file's import is
+        // a savepoint in this transaction, so a failed file still leaves the others.
+        try context.output.deliver()
+        return (status, added)
+      }
     }
     return status
   }
@@ -91,12 +122,12 @@ enum ImportCommand: Command {
   /// The checks after logging for the events of the last two days (the longest look-back): a
   /// day's export cancels the reminders it makes unnecessary and alerts on outliers; history
   /// older than that changes nothing.
-  private static func checkRecent(_ store: EventStore, context: Context) throws -> [String] {
+  private static func checkRecent(
+    _ store: EventStore, zone: TimeZone, context: Context
+  ) throws -> [String] {
     let now = try context.nowSeconds()
     return try store.write {
       let settings = try store.settings()
-      // No zone needed for the import itself: an invalid $TZ only skips these checks.
-      guard let zone = try? context.userTimeZone(settings) else { return [] }
       let clock = context.clockStyle(settings)
       let recent = try store.storedEvents(EventSelection(from: now - 48 * 3600, to: now + 61))
       let effects = try store.afterLogging(

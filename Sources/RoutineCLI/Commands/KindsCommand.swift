@@ -92,33 +92,39 @@ enum KindsRenameCommand: Command {
         return .ok
       }
     }
-    guard let result = try store.renameKind(old, to: new) else {
-      throw unknownKind(old.name, suggestion: nil)
-    }
-    switch result {
-    case .renamed(let from, let to, let events):
-      if context.isJSON {
-        context.output.line(
-          JSON.object([
-            ("renamed", .string(from.name)), ("to", .string(to.name)), ("events", .integer(events)),
-          ]).serialized())
-      } else {
-        context.output.line(
-          "Renamed '\(TerminalText.escaped(from.name))' to '\(TerminalText.escaped(to.name))' (\(counted(events, "event")))."
-        )
+    // The answer reaches the user before the change is committed: output that cannot be
+    // written leaves the kind as it was.
+    try store.write {
+      guard let result = try store.renameKind(old, to: new) else {
+        throw unknownKind(old.name, suggestion: nil)
       }
-    case .merged(let from, let into, let moved, let duplicates):
-      if context.isJSON {
-        context.output.line(
-          JSON.object([
-            ("merged", .string(from.name)), ("into", .string(into.name)),
-            ("moved", .integer(moved)), ("duplicates", .integer(duplicates)),
-          ]).serialized())
-      } else {
-        context.output.line(
-          "Merged '\(TerminalText.escaped(from.name))' into '\(TerminalText.escaped(into.name))': "
-            + "\(counted(moved, "event")) moved, \(counted(duplicates, "duplicate")) dropped.")
+      switch result {
+      case .renamed(let from, let to, let events):
+        if context.isJSON {
+          context.output.line(
+            JSON.object([
+              ("renamed", .string(from.name)), ("to", .string(to.name)),
+              ("events", .integer(events)),
+            ]).serialized())
+        } else {
+          context.output.line(
+            "Renamed '\(TerminalText.escaped(from.name))' to '\(TerminalText.escaped(to.name))' (\(counted(events, "event")))."
+          )
+        }
+      case .merged(let from, let into, let moved, let duplicates):
+        if context.isJSON {
+          context.output.line(
+            JSON.object([
+              ("merged", .string(from.name)), ("into", .string(into.name)),
+              ("moved", .integer(moved)), ("duplicates", .integer(duplicates)),
+            ]).serialized())
+        } else {
+          context.output.line(
+            "Merged '\(TerminalText.escaped(from.name))' into '\(TerminalText.escaped(into.name))': "
+              + "\(counted(moved, "event")) moved, \(counted(duplicates, "duplicate")) dropped.")
+        }
       }
+      try context.output.deliver()
     }
     return .ok
   }

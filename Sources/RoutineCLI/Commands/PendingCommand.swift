@@ -166,28 +166,36 @@ enum ClearCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let chosen = spec.oneOf.first { context.arguments.flag($0) } ?? "all"
-    let store = try context.openExistingStore()
-    let count: Int
-    let text: String
-    switch chosen {
-    case "all":
-      count = try store?.clearRequests() ?? 0
-      text = "\(counted(count, "pending request")) removed."
-    case "learned":
-      count = try store?.clearRequests(origin: .learned) ?? 0
-      text = "\(counted(count, "learned request")) removed."
-    default:
-      // The grace period's claims stay: they keep those firings from being delivered again.
-      let settings = try store?.settings() ?? PlannerSettings()
-      let cut = try context.nowSeconds() - Int64(settings.graceMinutes + 1) * 60
-      count = try store?.clearDeliveries(before: cut) ?? 0
-      text = "\(counted(count, "delivered notification")) forgotten from the history."
+    let now = try context.nowSeconds()
+    func answer(_ count: Int) throws {
+      if context.isJSON {
+        context.output.line(
+          JSON.object([("cleared", .string(chosen)), ("count", .integer(count))]).serialized())
+      } else {
+        switch chosen {
+        case "all": context.output.line("\(counted(count, "pending request")) removed.")
+        case "learned": context.output.line("\(counted(count, "learned request")) removed.")
+        default:
+          context.output.line(
+            "\(counted(count, "delivered notification")) forgotten from the history.")
+        }
+      }
+      // Before the commit: output that cannot be written leaves everything in place.
+      try context.output.deliver()
     }
-    if context.isJSON {
-      context.output.line(
-        JSON.object([("cleared", .string(chosen)), ("count", .integer(count))]).serialized())
-    } else {
-      context.output.line(text)
+    guard let store = try context.openExistingStore() else {
+      try answer(0)
+      return .ok
+    }
+    try store.write {
+      switch chosen {
+      case "all": try answer(try store.clearRequests())
+      case "learned": try answer(try store.clearRequests(origin: .learned))
+      default:
+        // The grace period's claims stay: they keep those firings from being delivered again.
+        let cut = now - Int64(try store.settings().graceMinutes + 1) * 60
+        try answer(try store.clearDeliveries(before: cut))
+      }
     }
     return .ok
   }

@@ -25,6 +25,8 @@ enum PlanCommand: Command {
     var now: Int64
     var wanted: [NotificationRequest]
     var change: PlanChange
+    /// Why nothing was learned, when the reason is that every event lies outside the window.
+    var emptyNote: String? = nil
   }
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -39,12 +41,24 @@ enum PlanCommand: Command {
       try PlanCommand.plan(
         store, settings: settings, zone: zone, now: now, dryRun: dryRun, context: context)
     }
-    let outcome: Outcome
-    if dryRun {
-      outcome = try context.reading { store, settings, zone in try plan(store, settings, zone) }
+    // Without a store there is nothing to plan, and cron's nightly plan must not create one
+    // (it would fix the store's locale to cron's).
+    if try dryRun || context.openExistingStore() == nil {
+      show(
+        try context.reading { store, settings, zone in try plan(store, settings, zone) },
+        dryRun: dryRun, context: context)
     } else {
-      outcome = try context.writing { store, settings, zone in try plan(store, settings, zone) }
+      try context.writing { store, settings, zone in
+        show(try plan(store, settings, zone), dryRun: dryRun, context: context)
+        // Before the commit: output that cannot be written leaves the plan as it was.
+        try context.output.deliver()
+      }
     }
+    return .ok
+  }
+
+  /// Says what the plan changed.
+  private static func show(_ outcome: Outcome, dryRun: Bool, context: Context) {
     let (settings, zone, wanted, change) = (
       outcome.settings, outcome.zone, outcome.wanted, outcome.change
     )
@@ -66,7 +80,7 @@ enum PlanCommand: Command {
           ("kept", .array(change.kept.map { .string($0.id) })),
           ("leftOut", .array(change.leftOut.map { .string($0.id) })),
         ]).serialized())
-      return .ok
+      return
     }
     let output = context.output
     guard settings.isEnabled else {
@@ -74,7 +88,7 @@ enum PlanCommand: Command {
       if !change.removed.isEmpty {
         output.line("  removed   \(counted(change.removed.count, "learned request"))")
       }
-      return .ok
+      return
     }
     output.line(
       "Plan from \(counted(settings.windowDays, "day")) of events"
@@ -111,10 +125,11 @@ enum PlanCommand: Command {
         "Left out (\(PlannerSettings.pendingLimit) requests pending at most; these fire latest): "
           + change.leftOut.map(\.id).joined(separator: ", "))
     }
-    if wanted.isEmpty {
+    if let note = outcome.emptyNote {
+      output.line("No routine: \(note).")
+    } else if wanted.isEmpty {
       output.line("No routine is confident enough yet; 'routine analyze' shows what was found.")
     }
-    return .ok
   }
 
   /// Plans at `now`, inside the caller's transaction: `routine plan` and `routine watch`'s
@@ -144,7 +159,15 @@ enum PlanCommand: Command {
             LearnedRoutine($0, toleranceSeconds: tolerance)
           } : [])
     }
+    let note =
+      analysis.routines.isEmpty
+      ? try store?.eventDates().flatMap {
+        AnalyzeCommand.outsideNote(window: window, dates: $0, what: "the store's events run") {
+          "log or import recent ones ('routine analyze --now \($0)' shows what the old ones teach)"
+        }
+      } : nil
     return Outcome(
-      settings: settings, zone: zone, now: window.now, wanted: wanted, change: change)
+      settings: settings, zone: zone, now: window.now, wanted: wanted, change: change,
+      emptyNote: note)
   }
 }

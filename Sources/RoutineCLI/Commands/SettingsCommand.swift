@@ -80,19 +80,38 @@ enum SettingsCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let change = try parse(context)
-    var removed: Int?
-    let settings: PlannerSettings
-    if change.isEmpty {
-      settings = try context.openExistingStore()?.settings() ?? PlannerSettings()
-    } else {
-      let update = try context.writing { store, _, _ in
-        try store.updateSettings { change.apply(to: &$0) }
-      }
-      settings = update.after
-      if update.before.isEnabled, !update.after.isEnabled { removed = update.removedRequests }
+    guard !change.isEmpty else {
+      try show(
+        try context.openExistingStore()?.settings() ?? PlannerSettings(), removed: nil,
+        context: context)
+      return .ok
     }
+    // Read and changed in one transaction (updateSettings); a zone being set is the one that
+    // counts, so an invalid $TZ or the old zone do not stand in the way.
+    try context.withWritableStore(checkingZone: change.timeZone == nil) { store in
+      try store.write {
+        let update = try store.updateSettings { change.apply(to: &$0) }
+        try show(
+          update.after,
+          removed: update.before.isEnabled && !update.after.isEnabled
+            ? update.removedRequests : nil, changed: true, context: context)
+        // Before the commit: output that cannot be written leaves the settings as they were.
+        try context.output.deliver()
+      }
+    }
+    return .ok
+  }
+
+  /// Shows `settings` (`changed` by this run), and how many learned requests turning them off
+  /// removed.
+  private static func show(
+    _ settings: PlannerSettings, removed: Int?, changed: Bool = false, context: Context
+  ) throws {
+    // The same warning as every command when --tz disagrees with the zone in the settings.
+    if settings.timeZone != nil { _ = try? context.userTimeZone(settings) }
     let store = try context.storePath()
-    let exists = FileSystem.kind(of: store) != .missing
+    // A change is being written to the store, which takes its place when this run commits.
+    let exists = changed || FileSystem.kind(of: store) != .missing
     let locale = settings.locale ?? context.environmentLocale
 
     if context.isJSON {
@@ -109,7 +128,7 @@ enum SettingsCommand: Command {
           ("locale", .optional(settings.locale)), ("store", .string(store)),
           ("removedRequests", removed.map(JSON.integer) ?? .null),
         ]).serialized())
-      return .ok
+      return
     }
     let zone: String
     if let name = settings.timeZone {
@@ -151,7 +170,6 @@ enum SettingsCommand: Command {
         "Smart reminders off: \(counted(removed, "learned request")) removed "
           + "(snooze and outlier alerts stay).")
     }
-    return .ok
   }
 
   /// A locale as Foundation names it (`en_GB` for `en_gb`, `en-GB` or `en_GB.UTF-8`), or `C`,

@@ -20,7 +20,7 @@ enum WatchCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let sink = try SinkOptions.sink(context)
-    let store = try context.openStore()
+    let store = try context.openOrCreateStore()
     let waiter = try Waiter(storePath: store.path)
     let clock = context.environment.clock
     let watcher = Watcher(

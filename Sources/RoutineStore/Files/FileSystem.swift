@@ -32,6 +32,12 @@ public enum FileSystem {
     }
   }
 
+  /// Whether anything is at `path`, a dangling symbolic link included.
+  public static func exists(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0
+  }
+
   /// The size in bytes of what `path` names (following symbolic links), or `nil`.
   public static func size(of path: String) -> Int64? {
     var status = stat()

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension EventStore {
+  /// Creates the store at `path` from what `body` writes to it, and returns what `body` returned;
+  /// `nil` when something is already at `path` (open it instead).
+  ///
+  /// The store is built beside `path` under a hidden name and linked into place only once
+  /// `body` has returned and `keep` accepts its result, so a command that fails on a fresh
+  /// install leaves no store behind, not even an empty one that would pin the locale of that
+  /// run. Runs creating the same store at the same time take turns on a lock of its directory;
+  /// the later ones find the first one's store and get `nil`.
+  public static func create<T>(
+    at path: String, keep: (T) -> Bool = { _ in true }, _ body: (EventStore) throws -> T
+  ) throws -> T? {
+    if path.hasSuffix("/") { throw StoreError.isDirectory(path: path) }
+    let directory = FileSystem.parent(of: path)
+    do {
+      try FileSystem.createDirectories(directory, mode: 0o700)
+    } catch {
+      throw StoreError.cannotCreateDirectory(path: error.path, reason: error.reason)
+    }
+    let lock = DirectoryLock(directory.isEmpty ? "." : directory)
+    defer { lock.release() }
+    // Anything there, even a dangling link, is for the usual opening to deal with.
+    guard !FileSystem.exists(path) else { return nil }
+    let name = String(path.split(separator: "/").last ?? Substring(path))
+    let temporary =
+      (directory.isEmpty ? "" : directory == "/" ? "/" : directory + "/")
+      + ".\(name).creating"
+    // A leftover of a run that was killed: the lock says nobody is building it now.
+    removeTemporary(temporary)
+    do {
+      let value: T
+      do {
+        let store = try EventStore(path: temporary, creating: true)
+        value = try body(store)
+        guard keep(value) else {
+          removeTemporary(temporary)
+          return value
+        }
+        // One self-contained file: the write-ahead log belongs to the temporary name.
+        _ = try store.connection.scalarText("PRAGMA journal_mode = DELETE")
+      }
+      guard link(temporary, path) == 0 else {
+        throw StoreError.cannotCreateFile(path: path, reason: FileSystem.errorText())
+      }
+      removeTemporary(temporary)
+      lock.synchronize()
+      return value
+    } catch {
+      removeTemporary(temporary)
+      throw error
+    }
+  }
+
+  private static func removeTemporary(_ path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+  }
+}
+
+/// An exclusive `flock` on a directory, for the few steps that must not interleave with another
+/// process's (creating a store). Where the directory cannot be opened, there is no lock, and
+/// `link`'s refusal to replace a file is the only guard.
+private struct DirectoryLock {
+  private let descriptor: Int32
+
+  init(_ directory: String) {
+    descriptor = open(directory, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+  }
+
+  /// Makes the directory's new entry durable.
+  func synchronize() {
+    if descriptor >= 0 { fsync(descriptor) }
+  }
+
+  func release() {
+    if descriptor >= 0 { close(descriptor) }
+  }
+}
