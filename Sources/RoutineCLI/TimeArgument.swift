@@ -101,7 +101,12 @@ enum TimeArgument {
     return TimeOfDay(hour: hour, minute: minute, second: second)
   }
 
-  /// `YYYY-MM-DD`.
+  /// `HH:MM` (or `HH:MM:00`) for a time reminders repeat at: they fire on the minute, so a
+  /// time with seconds is refused rather than shown rounded and fired truncated.
+  static func minuteTime(_ text: String) -> TimeOfDay? {
+    time(text).flatMap { $0.secondsSinceMidnight % 60 == 0 ? $0 : nil }
+  }
+
   /// The `YYYY-MM-DD` at the start of `text` when it has that shape but names no day
   /// (`2026-02-30`): worth its own error.
   static func impossibleDate(in text: String) -> String? {

@@ -13,7 +13,24 @@ enum ZoneNames {
     if TimeZone(identifier: name) != nil { return name }
     // The list of names is read only when the exact name fails (it costs a few milliseconds).
     let lowered = name.lowercased()
-    return known.first { $0.lowercased() == lowered }
+    return known.first { $0.lowercased() == lowered } ?? linkedName(name)
+  }
+
+  /// `name` spelled as a file of the system's zone database, matching each part ignoring case:
+  /// the old names the list above leaves out are links there (`US/Eastern`, `Etc/UTC`, `Zulu`).
+  private static func linkedName(_ name: String) -> String? {
+    var directory = "/usr/share/zoneinfo"
+    var parts: [String] = []
+    for part in name.split(separator: "/") where part != "." && part != ".." {
+      guard
+        let entry = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first(
+          where: { $0.lowercased() == part.lowercased() })
+      else { return nil }
+      parts.append(entry)
+      directory += "/" + entry
+    }
+    let spelled = parts.joined(separator: "/")
+    return parts.isEmpty || TimeZone(identifier: spelled) == nil ? nil : spelled
   }
 
   /// The name to show for `zone`: its identifier, but `UTC` for the zone Foundation calls

@@ -87,9 +87,12 @@ final class Sandbox: @unchecked Sendable {
     if let input {
       // Written from another thread: a large input must not block on a full pipe while the
       // process waits for us to read its output.
+      // A process that stops reading early (a bounded input) closes the pipe: that is an
+      // error to ignore here, not a signal that ends the tests.
+      signal(SIGPIPE, SIG_IGN)
       let writer = inputPipe.fileHandleForWriting
       Thread.detachNewThread {
-        writer.write(input)
+        try? writer.write(contentsOf: input)
         try? writer.close()
       }
     }

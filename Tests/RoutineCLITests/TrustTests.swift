@@ -225,6 +225,21 @@ struct SilentFailureTests {
     #expect(
       damaged.stderr.hasPrefix("error: the store '\(path)' is damaged (unsupported file format)"))
 
+    // The issue's own case: the first 100 bytes overwritten, magic string and all.
+    let overwritten = Sandbox()
+    #expect(overwritten.run("log", "Coffee").status == 0)
+    let store = try #require(FileHandle(forUpdatingAtPath: overwritten.storePath))
+    try store.write(contentsOf: Data(repeating: 0x5A, count: 100))
+    try store.close()
+    for command in [["events"], ["log", "Tea"], ["pending"], ["reminders"]] {
+      let result = try overwritten.runBinary(command)
+      #expect(result.status == 65, "\(command)")
+      #expect(
+        result.stderr
+          == "error: the store '\(overwritten.storePath)' is damaged (its header is not a SQLite header); restore it from a backup, or move it away to start a new store\n",
+        "\(command)")
+    }
+
     let newer = Sandbox()
     #expect(newer.run("log", "Coffee").status == 0)
     try EventStore(path: newer.storePath).connection.execute(

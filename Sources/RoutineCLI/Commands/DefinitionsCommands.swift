@@ -58,7 +58,7 @@ enum Definitions {
 
     func time(_ value: Any?, _ field: String) throws -> TimeOfDay? {
       guard let text = try string(value, field, optional: true) else { return nil }
-      guard let time = TimeArgument.time(text) else {
+      guard let time = TimeArgument.minuteTime(text) else {
         throw FieldError(field: field, message: "expected HH:MM, found '\(text)'")
       }
       return time
@@ -219,7 +219,7 @@ enum Definitions {
           switch (words.first, words.count) {
           case ("windowStart", 1): reminder.habitTiming = .windowStart
           case ("at", 2):
-            guard let time = TimeArgument.time(words[1]) else { fallthrough }
+            guard let time = TimeArgument.minuteTime(words[1]) else { fallthrough }
             reminder.habitTiming = .at(time)
           case ("beforeWindow", 2):
             guard let minutes = Int(words[1]) else { fallthrough }
@@ -336,18 +336,17 @@ enum RemindersImportCommand: Command {
     arguments: [ArgumentSpec("FILE", "The JSON file, or - for standard input.")],
     globals: ["store", "json"])
 
+  /// The largest definitions file read (docs/formats.md): thousands of reminders fit many times.
+  static let maximumBytes = 16 << 20
+
   static func run(_ context: Context) throws -> ExitCode {
     let path = context.arguments.arguments[0]
-    let data: Data
-    if path == "-" {
-      data = FileHandle.standardInput.readDataToEndOfFile()
-    } else {
-      guard let contents = FileManager.default.contents(atPath: path) else {
-        throw FileError.cannotOpen(path: path, reason: FileSystem.errorText())
-      }
-      data = contents
-    }
     let name = displayName(path)
+    guard let bytes = try FileSystem.contents(of: path, limit: maximumBytes) else {
+      throw CommandError(
+        .dataError, "\(name): expected at most 16 MiB of definitions, found more")
+    }
+    let data = Data(bytes)
     guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
       throw CommandError(
         .dataError, "\(name): expected a JSON object with habits, tasks and reminders")

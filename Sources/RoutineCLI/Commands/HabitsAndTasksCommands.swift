@@ -161,8 +161,8 @@ enum HabitsAddCommand: Command {
   /// Reads `HH:MM-HH:MM`; shared by `--window` and the definitions JSON.
   static func window(_ text: String) -> Result<ClosedRange<TimeOfDay>, WindowProblem> {
     let parts = text.split(separator: "-").map(String.init)
-    guard parts.count == 2, let start = TimeArgument.time(parts[0]),
-      let end = TimeArgument.time(parts[1])
+    guard parts.count == 2, let start = TimeArgument.minuteTime(parts[0]),
+      let end = TimeArgument.minuteTime(parts[1])
     else { return .failure(WindowProblem(message: "expected HH:MM-HH:MM, found '\(text)'")) }
     guard start <= end else {
       return .failure(WindowProblem(message: "expected the start before the end, found '\(text)'"))

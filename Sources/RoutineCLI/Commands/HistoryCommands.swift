@@ -171,7 +171,10 @@ enum HistoryCommand: Command {
       guard from < explicitEnd ?? Int64.max else {
         throw UsageError("--to must come after --from", command: spec.name)
       }
-      guard let store else { return ([HistoryEntry](), zone, clock) }
+      guard let store else {
+        if let only { throw HistoryCommand.unknown(only, known: []) }
+        return ([HistoryEntry](), zone, clock)
+      }
       let to = explicitEnd ?? Int64.max
       var entries =
         try store.deliveries(from: from, to: to).map(HistoryEntry.init)
@@ -197,6 +200,16 @@ enum HistoryCommand: Command {
         let alerts = Set(
           entries.filter { $0.reminderID.map(matches) == true }.map(\.requestID))
         entries = entries.filter { matches($0.requestID) || alerts.contains($0.requestID) }
+        // Nothing in the range is an answer; an id nothing ever had is a typo, as in 'why'.
+        if entries.isEmpty, try store.reminder(id: only) == nil {
+          let pending = try store.pendingRequests(clock: clock).map(\.id)
+          if !pending.contains(where: matches),
+            !(try store.deliveries().contains { matches($0.occurrence.requestID) })
+          {
+            throw HistoryCommand.unknown(
+              only, known: pending + (try store.reminders().map(\.id)))
+          }
+        }
       }
       return (entries.sorted { ($0.at, $0.requestID) < ($1.at, $1.requestID) }, zone, clock)
     }
@@ -219,6 +232,17 @@ enum HistoryCommand: Command {
         entry.text(zone: zone, clock: clock, idWidth: width, stampWidth: stampWidth))
     }
     return .ok
+  }
+}
+
+extension HistoryCommand {
+  /// The error for an id that no request, reminder or firing ever had.
+  static func unknown(_ id: String, known: [String]) -> CommandError {
+    CommandError(
+      .dataError,
+      "there is no request or reminder '\(id)'"
+        + (Suggestion.nearest(to: id, among: known).map { "; did you mean '\($0)'?" }
+          ?? "; 'routine pending' lists the requests"))
   }
 }
 
@@ -254,12 +278,8 @@ enum WhyCommand: Command {
       }
       let reminder = try store.reminder(id: id)
       guard !requests.isEmpty || !records.isEmpty || reminder != nil else {
-        let known = pending.map(\.id) + (try store.reminders().map(\.id))
-        throw CommandError(
-          .dataError,
-          "there is no request or reminder '\(id)'"
-            + (Suggestion.nearest(to: id, among: known).map { "; did you mean '\($0)'?" }
-              ?? "; 'routine pending' lists the requests"))
+        throw HistoryCommand.unknown(
+          id, known: pending.map(\.id) + (try store.reminders().map(\.id)))
       }
       var lines: [String] = []
       if let reminder {
@@ -326,7 +346,8 @@ enum WhyCommand: Command {
     guard let metadata = request.metadata, let lookBack = metadata.lookBack else { return "" }
     switch lookBack {
     case .hours(let hours):
-      return " unless \(metadata.eventKind) is logged in the \(hours) hours before"
+      return " unless \(metadata.eventKind) is logged in the "
+        + (hours == 1 ? "hour" : "\(hours) hours") + " before"
     case .sameDay:
       return " unless \(metadata.eventKind) is logged that day before it"
     }

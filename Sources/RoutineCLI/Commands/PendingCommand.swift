@@ -154,7 +154,10 @@ enum ClearCommand: Command {
     name: "clear",
     summary: "Remove pending requests, or forget the delivery history.",
     options: [
-      .flag("all", "Remove every pending request."),
+      .flag(
+        "all",
+        "Remove every pending request routine made (your own reminders keep theirs: 'reminders disable' stops one)."
+      ),
       .flag("learned", "Remove the learned requests (those 'routine plan' made)."),
       .flag(
         "delivered",

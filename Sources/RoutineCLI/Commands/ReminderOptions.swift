@@ -165,7 +165,7 @@ enum ReminderOptions {
         time: reminder.preset?.time ?? TimeOfDay(hour: 9, minute: 0)!)
     var date: LocalDate?
     if let text = arguments.value("at") {
-      if let time = TimeArgument.time(text) {
+      if let time = TimeArgument.minuteTime(text) {
         schedule.time = time
       } else if reminder.kind == .general, let stamp = Timestamp(iso8601: text.trimmingBlanks) {
         // Given with an offset: the wall-clock time it names there.

@@ -570,6 +570,17 @@ enum RemindersRestoreCommand: Command {
     let now = try context.nowSeconds()
     try context.writing { store, _, _ in
       guard try store.reminder(id: id) != nil else { throw unknownReminder(id, store: store) }
+      if let request = context.arguments.value("request") {
+        let own = try store.pendingRequests(clock: context.clockStyle(try store.settings()))
+          .filter { $0.metadata?.reminderID == id }.map(\.id)
+        guard own.contains(request) else {
+          throw CommandError(
+            .dataError,
+            "\(id) has no request '\(request)'"
+              + (Suggestion.nearest(to: request, among: own).map { "; did you mean '\($0)'?" }
+                ?? "; 'routine reminders show \(id)' lists its requests"))
+        }
+      }
       let restored = try store.restoreCancellations(
         reminderID: id, requestID: context.arguments.value("request"), now: now)
       context.output.line(

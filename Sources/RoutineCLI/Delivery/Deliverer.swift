@@ -128,7 +128,7 @@ struct Deliverer {
           record = try store.claim(
             item, outcome: .missed, late: true,
             reason:
-              "\(minutes) minutes late when delivery ran: past the \(settings.graceMinutes)-minute grace period",
+              "\(counted(Int(minutes), "minute")) late when delivery ran: past the \(settings.graceMinutes)-minute grace period",
             sink: nil, at: now)
         case .suppressed(let reason):
           record = try store.claim(

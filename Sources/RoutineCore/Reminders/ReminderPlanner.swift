@@ -206,7 +206,7 @@ public struct ReminderPlanner: Sendable {
       return "in \(minutes / 1440 == 1 ? "1 day" : "\(minutes / 1440) days")"
     }
     if minutes % 60 == 0 { return "in \(minutes / 60 == 1 ? "1 hour" : "\(minutes / 60) hours")" }
-    return "in \(minutes) minutes"
+    return "in \(minutes == 1 ? "1 minute" : "\(minutes) minutes")"
   }
 
   /// "Every day at 18:00", "On Mondays and Wednesdays at 18:00": the body of a general reminder.

@@ -74,6 +74,30 @@ public enum FileSystem {
     }
   }
 
+  /// The bytes of `path` (`-` is standard input), read through to the end, or `nil` when there
+  /// are more than `limit`: memory stays bounded whatever is given (a pipe without end,
+  /// `/dev/zero`), and pipes and devices read like files.
+  public static func contents(of path: String, limit: Int) throws(FileError) -> [UInt8]? {
+    let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: errorText()) }
+    defer { close(descriptor) }
+    if kind(of: path) == .directory {
+      throw .cannotOpen(path: path, reason: "it is a directory")
+    }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .readFailed(path: path, reason: errorText())
+      }
+      if count == 0 { return bytes }
+      guard bytes.count + count <= limit else { return nil }
+      bytes += chunk[..<count]
+    }
+  }
+
   /// Creates the empty file `path` with `mode` unless something is already there; returns
   /// whether it created it.
   @discardableResult

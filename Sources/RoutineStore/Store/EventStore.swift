@@ -200,8 +200,32 @@ public final class EventStore {
     var damage: Set<Int32> = [11, 24, 26]
     if opening { damage.insert(1) }
     guard damage.contains(error.primaryCode) else { return .database(error, path: path) }
-    return hasSQLiteHeader(path)
-      ? .damaged(path: path, detail: error.message) : .notADatabase(path: path)
+    if hasSQLiteHeader(path) { return .damaged(path: path, detail: error.message) }
+    // A store whose first bytes were overwritten has lost the magic string, but its schema
+    // still names routine's tables further on: that is a damaged store, not another file.
+    return holdsRoutineSchema(path)
+      ? .damaged(path: path, detail: "its header is not a SQLite header")
+      : .notADatabase(path: path)
+  }
+
+  /// Whether the file's first 64 MiB hold the definition of routine's `migrations` table, as
+  /// SQLite keeps it in the schema.
+  private static func holdsRoutineSchema(_ path: String) -> Bool {
+    let marker = Array(
+      "CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)".utf8)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var window: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    for _ in 0..<64 {
+      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { return false }
+      // The tail of the previous chunk stays, for a marker split between two reads.
+      window = Array(window.suffix(marker.count - 1)) + chunk[..<count]
+      if window.firstRange(of: marker) != nil { return true }
+    }
+    return false
   }
 
   /// Whether the file starts with SQLite's magic string (a damaged database still does).
