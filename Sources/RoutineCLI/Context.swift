@@ -203,7 +203,10 @@ final class Context {
   /// the environment's locale is recorded in its settings (docs/planner.md): later runs under
   /// another `LANG` (a cron job) word reminders the same way.
   func openStore() throws -> EventStore {
-    try recordingLocale(EventStore(path: try storePath(), creating: true))
+    let path = try storePath()
+    // Created complete and in place at once (EventStore.create), like every new store.
+    _ = try EventStore.create(at: path) { store in _ = try recordingLocale(store) }
+    return try recordingLocale(EventStore(path: path, creating: true))
   }
 
   /// `store`, with the environment's locale recorded in its settings if none is yet.

@@ -203,4 +203,13 @@ import Testing
     #expect(sandbox.run("reminders", "add", "--task", "Call", "--before", "1m").status == 0)
     #expect(sandbox.run("reminders", "show", "reminder-2").stdout.contains("(in 1 minute)"))
   }
+
+  @Test func aGlobalOptionGivenAgainOverridesTheAliasOne() {
+    let sandbox = Sandbox()
+    #expect(
+      sandbox.run("--tz", "Europe/Berlin", "log", "Tea", "--at", "07:00", "--tz", "UTC").status == 0
+    )
+    #expect(sandbox.run("events", "--tz", "UTC").stdout.contains("T07:00:00+00:00  Tea"))
+    #expect(sandbox.run("log", "Tea", "--at", "1", "--at", "2").status == 64)
+  }
 }

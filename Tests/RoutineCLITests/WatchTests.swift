@@ -171,7 +171,8 @@ struct WatchTests {
     #expect(first.first?.contains("\"title\":\"First\"") == true)
     // Another process adds a reminder whose time has just passed: the watch must notice the
     // edit and deliver it, not sleep until its next wake.
-    let second = Timestamp(secondsSince1970: minute - 60, utcOffsetSeconds: 0)
+    // More than a minute ago, so late even when this second is a whole minute.
+    let second = Timestamp(secondsSince1970: (now - 61) - (now - 61) % 60, utcOffsetSeconds: 0)
     #expect(
       sandbox.run(
         "reminders", "add", "--text", "Second", "--at", "\(second.localDate) \(second.timeOfDay)",

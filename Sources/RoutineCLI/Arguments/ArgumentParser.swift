@@ -140,6 +140,12 @@ public struct ArgumentParser: Sendable {
           }
           index += 1
         }
+        // A global option given again overrides: `alias routine='routine --tz Europe/Berlin'`
+        // then `routine agenda --tz UTC` asks for UTC.
+        if GlobalOption.all.contains(where: { $0.name == name }) {
+          result.options[name] = [value]
+          continue
+        }
         if result.options[name] != nil, !option.isRepeatable {
           throw UsageError("option '--\(name)' given more than once", command: spec?.name)
         }

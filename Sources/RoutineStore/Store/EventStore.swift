@@ -76,6 +76,7 @@ public final class EventStore {
     Connection, Bool
   ) {
     do throws(StoreError) {
+      try identifyUntouched(path)
       let connection: Connection
       do {
         connection = try Connection(path: path, creating: false, wal: false)
@@ -228,6 +229,36 @@ public final class EventStore {
     return false
   }
 
+  /// Refuses another application's database before SQLite opens it to write: opening would
+  /// replay its unfinished journal, or checkpoint and delete its write-ahead log on closing,
+  /// which changes a file routine promises to leave alone. The header's application id says
+  /// it at once; an unmarked database with a journal or log beside it is identified through a
+  /// connection that reads the main file only.
+  private static func identifyUntouched(_ path: String) throws(StoreError) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    var header = [UInt8](repeating: 0, count: 100)
+    let count = header.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, 100) }
+    close(descriptor)
+    guard count == 100, header.prefix(16) == Array("SQLite format 3\0".utf8)[...] else { return }
+    let owner = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+    if owner == EventStore.applicationID { return }
+    guard owner == 0 else {
+      throw .foreign(path: path, detail: "application id \(owner)")
+    }
+    guard
+      (FileSystem.size(of: path + "-wal") ?? 0) > 0
+        || (FileSystem.size(of: path + "-journal") ?? 0) > 0
+    else { return }
+    guard let reader = try? Connection(readingOnly: path, immutable: true) else { return }
+    try identify(reader, path: path)
+    // Routine's stores come into place complete and marked; an unmarked one whose tables are
+    // all still in a log is not one of them.
+    guard (try? tableNames(reader).isEmpty) != true else {
+      throw .foreign(path: path, detail: "its data is in a journal or log routine leaves alone")
+    }
+  }
+
   /// Whether the file starts with SQLite's magic string (a damaged database still does).
   private static func hasSQLiteHeader(_ path: String) -> Bool {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -250,6 +281,9 @@ public final class EventStore {
           )
           try connection.execute("PRAGMA application_id = \(EventStore.applicationID)")
         }
+        // The mark belongs in the main file's header, where it is read before SQLite opens a
+        // store (identifyUntouched), not only in the log of a process that may stay open.
+        _ = try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
       }
       var applied = try appliedMigrations(connection)
       let known = Set(Migration.all.map(\.name))
