@@ -282,11 +282,12 @@ final class Context {
     }
   }
 
-  /// `path` for display: under the home directory as `~/...`.
+  /// `path` for display: under the home directory as `~/...`, with control and direction
+  /// characters escaped (a path is anything the user typed).
   func displayPath(_ path: String) -> String {
     guard let home = environment.variables["HOME"], home.count > 1, path.hasPrefix(home + "/")
-    else { return path }
-    return "~" + path.dropFirst(home.count)
+    else { return TerminalText.escaped(path) }
+    return TerminalText.escaped("~" + path.dropFirst(home.count))
   }
 
   // MARK: Messages

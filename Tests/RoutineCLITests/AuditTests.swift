@@ -212,4 +212,36 @@ import Testing
     #expect(sandbox.run("events", "--tz", "UTC").stdout.contains("T07:00:00+00:00  Tea"))
     #expect(sandbox.run("log", "Tea", "--at", "1", "--at", "2").status == 64)
   }
+
+  @Test func anEmptyLogIsAWarningInBatchModeToo() {
+    let sandbox = Sandbox()
+    let empty = sandbox.file("empty.csv", "")
+    for command in ["analyze", "backtest"] {
+      let result = sandbox.run(command, "--log", empty)
+      #expect(result.status == 0, "\(command)")
+      #expect(result.stderr == "warning: '\(empty)' holds no events\n", "\(command)")
+    }
+  }
+
+  @Test func aLoopOfLinksIsNeverReplacedByAFile() throws {
+    let sandbox = Sandbox()
+    let first = sandbox.directory.appendingPathComponent("first").path
+    let second = sandbox.directory.appendingPathComponent("second").path
+    try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: second)
+    try FileManager.default.createSymbolicLink(atPath: second, withDestinationPath: first)
+    let result = sandbox.run("sample", "--output", first)
+    #expect(result.status == 74)
+    #expect(result.stderr == "error: cannot write '\(first)': too many levels of symbolic links\n")
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: first) == second)
+    #expect(sandbox.run("reminders", "export", "--output", "").status == 64)
+  }
+
+  @Test func aStorePathIsShownWithItsControlAndDirectionCharactersEscaped() {
+    let sandbox = Sandbox()
+    sandbox.variables["ROUTINE_STORE"] = sandbox.directory.path + "/a\u{202E}b\u{9B}.db"
+    let result = sandbox.run("events")
+    #expect(result.stdout.contains("a\\u{202E}b\\u{9B}.db"), "\(result.stdout)")
+    #expect(!result.stdout.contains("\u{202E}"))
+  }
 }

@@ -431,8 +431,16 @@ struct InputTests {
     let asJSON = sandbox.run("import", csv, "--format", "jsonl")
     #expect(asJSON.status == 65)
     #expect(
-      asJSON.stderr.contains(
-        "this does not look like JSON Lines: is it CSV? (--format jsonl was given)"))
+      asJSON.stderr
+        == "error: '\(csv)' line 1: expected a JSON object, found 'timestamp,event'; this does not look like JSON Lines: is it CSV? (--format jsonl was given)\n"
+    )
+    // Named .jsonl but holding CSV: the hint says how to read it.
+    let named = sandbox.file("export.jsonl", "timestamp,event\n2026-04-20T07:05Z,Tea\n")
+    #expect(
+      sandbox.run("import", named).stderr.hasSuffix(
+        "found 'timestamp,event'; this does not look like JSON Lines: is it CSV? (--format csv reads it as CSV)\n"
+      ))
+    #expect(sandbox.run("import", named, "--format", "csv").status == 0)
     let jsonl = sandbox.file(
       "log.txt", "{\"timestamp\": \"2026-04-20T07:05Z\", \"event\": \"Tea\"}\n")
     let asCSV = sandbox.run("import", jsonl, "--format", "csv")

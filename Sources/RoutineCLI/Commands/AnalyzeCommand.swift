@@ -70,6 +70,7 @@ enum AnalyzeCommand: Command {
     let summary = try EventLogLoader(days: analyzer.daysRead(for: window)).load(
       readers, into: &log)
     for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
+    for path in summary.emptyFiles { context.warn("\(displayName(path)) holds no events") }
     log.sort()
     try report(log, window: window, analyzer: analyzer, context: context) {
       summary.dates.flatMap { outsideNote(window: window, dates: $0, what: "the log runs") }

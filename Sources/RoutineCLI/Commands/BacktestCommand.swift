@@ -69,6 +69,7 @@ enum BacktestCommand: Command {
       )
       .load(readers, into: &log)
       for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
+      for path in summary.emptyFiles { context.warn("\(displayName(path)) holds no events") }
       log.sort()
     }
     let result = Backtest(analyzer: RoutineAnalyzer(weeklyDays: weekly), threshold: threshold).run(

@@ -313,6 +313,9 @@ enum RemindersExportCommand: Command {
         ("reminders", .array(try (store?.reminders() ?? []).map(ReminderFormatting.json))),
       ]).serialized() + "\n"
     if let path = context.arguments.value("output"), path != "-" {
+      guard !path.isEmpty else {
+        throw UsageError("--output: expected a file path, found an empty value", command: spec.name)
+      }
       let writer = try FileWriter(path: path)
       try writer.write(document)
       try writer.finish()

@@ -88,7 +88,7 @@ enum LogCommand: Command {
 enum UndoCommand: Command {
   static let spec = CommandSpec(
     name: "undo",
-    summary: "Remove the event logged last (with 'routine log'), after showing it.",
+    summary: "Remove the event logged last (by 'routine log' or an answer), after showing it.",
     discussion: """
       Shows the event and asks before removing it; --yes removes it without asking (needed when
       standard input is not a terminal). Each undo removes one event, the latest logged first.

@@ -36,7 +36,11 @@ struct StandardOutputSink: NotificationSink {
 
   func deliver(_ notification: DeliveredNotification) throws -> String? {
     output.line(notificationJSON(notification).compact())
-    try output.deliver()
+    output.flush()
+    // Not shown is a failed delivery, which history records: not a run that changed nothing.
+    if let failure = output.failure {
+      throw SinkError(code: .ioError, description: "cannot write to standard output: \(failure)")
+    }
     return nil
   }
 }

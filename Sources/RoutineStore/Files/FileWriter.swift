@@ -43,6 +43,10 @@ public final class FileWriter {
       replacement = nil
       return
     }
+    // Links followed as far as they go still name a link: a loop, never to be replaced by a file.
+    if FileSystem.exists(target), FileSystem.kind(of: target) == .missing {
+      throw .writeFailed(path: path, reason: "too many levels of symbolic links")
+    }
     switch FileSystem.kind(of: target) {
     case .directory:
       throw .writeFailed(path: path, reason: "it is a directory")

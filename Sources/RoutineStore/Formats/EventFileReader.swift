@@ -453,10 +453,11 @@ public struct EventFileReader: Sendable {
         if trim(content).isEmpty { continue }
         switch state.parser.parse(content) {
         case .failure(var message):
-          if format == .jsonl,
-            ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0)
-          {
-            message += "; this does not look like JSON Lines: is it CSV? (--format jsonl was given)"
+          if ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0) {
+            message +=
+              "; this does not look like JSON Lines: is it CSV? "
+              + (format == .jsonl
+                ? "(--format jsonl was given)" : "(--format csv reads it as CSV)")
           }
           try fail(FormatError(file: path, line: state.line, message: message), &sink)
         case .success(let fields):

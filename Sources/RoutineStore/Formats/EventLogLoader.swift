@@ -22,6 +22,8 @@ public struct EventLogLoader {
     public var dates: ClosedRange<LocalDate>?
     /// Invalid records skipped (only with skipping on).
     public var skipped: [FormatError] = []
+    /// The files that held no record at all (a quiet day's export): worth a warning.
+    public var emptyFiles: [String] = []
   }
 
   /// Only events whose local date may fall on these days are kept (a day either side included).
@@ -41,6 +43,12 @@ public struct EventLogLoader {
     var earliest = Int64.max
     var latest = Int64.min
     for reader in readers {
+      let before = (summary.records, summary.skipped.count)
+      defer {
+        if (summary.records, summary.skipped.count) == before {
+          summary.emptyFiles.append(reader.path)
+        }
+      }
       for part in try reader.read(inParallel: { Sink(lower: lower, upper: upper) }) {
         let sink = part.sink
         for (index, kind) in sink.kinds.enumerated() {

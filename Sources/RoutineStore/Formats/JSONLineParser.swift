@@ -61,11 +61,24 @@ struct JSONLineParser {
       case UInt8(ascii: "\""): return "a string"
       case UInt8(ascii: "{"): return "an object"
       case UInt8(ascii: "["): return "an array"
-      case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
-      case UInt8(ascii: "n"): return "null"
+      case UInt8(ascii: "t") where starts(with: "true"),
+        UInt8(ascii: "f") where starts(with: "false"):
+        return "a boolean"
+      case UInt8(ascii: "n") where starts(with: "null"): return "null"
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
-      default: return quoted(UnsafeRawBufferPointer(rebasing: bytes[index..<(index + 1)]))
+      // Anything else is shown as it is ("found 'timestamp,event'"), not named after its first
+      // letter.
+      default: return quoted(UnsafeRawBufferPointer(rebasing: bytes[index...]))
       }
+    }
+
+    private func starts(with word: String) -> Bool {
+      let rest = bytes[index...]
+      guard rest.starts(with: word.utf8) else { return false }
+      let after = index + word.utf8.count
+      // `true,` or `true}` is the literal; `timestamp` is not `t...`.
+      return after == bytes.count
+        || !(bytes[after] >= UInt8(ascii: "a") && bytes[after] <= UInt8(ascii: "z"))
     }
   }
 
