@@ -492,6 +492,12 @@ public struct EventFileReader: Sendable {
   /// What is wrong with a timestamp; a local time gets the hint that reads it.
   private func timestampProblem(_ bytes: UnsafeRawBufferPointer, field: String) -> String {
     let found = bytes.isEmpty ? "an empty field" : quoted(bytes)
+    if let assumedZone {
+      // Local times are welcome here: the message must not ask for the option already given.
+      return "expected \(Timestamp.expectedFormat), or a local date and time like "
+        + "2026-04-20 07:05 or 2026-04-20T07:05:00 (read in \(assumedZone.identifier))\(field), "
+        + "found \(found)"
+    }
     var message = "expected \(Timestamp.expectedFormat)\(field), found \(found)"
     if TimestampParser.isLocalTime(bytes) {
       message += ", a local time without offset (give --assume-zone ZONE to read local times)"
