@@ -52,71 +52,83 @@ enum ImportCommand: Command {
         userZone = nil
       }
       return try store.write {
-        var status = ExitCode.ok
-        var added = 0
-        var reports: [JSON] = []
-        var notes: [String] = []
-        for path in context.arguments.arguments {
-          let reader = EventFileReader(
-            path: path, format: format, skipsInvalid: skips, assumedZone: zone)
-          let name = TerminalText.escaped(displayName(path))
-          do {
-            let summary = try store.importEvents(from: reader)
-            added += summary.added
-            for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
-            if summary.read == 0, summary.skipped.isEmpty {
-              context.warn("\(displayName(path)) holds no events; nothing to import")
-            }
-            if summary.added > 0, let userZone {
-              notes += try checkRecent(store, zone: userZone, context: context)
-            }
-            reports.append(
-              .object([
-                ("file", .string(path)), ("read", .integer(summary.read)),
-                ("added", .integer(summary.added)),
-                ("alreadyPresent", .integer(summary.alreadyPresent)),
-                (
-                  "skipped",
-                  .array(
-                    summary.skipped.map {
-                      .object([("line", .integer($0.line)), ("message", .string($0.message))])
-                    })
-                ),
-                ("error", .null),
-              ]))
-            if !context.isJSON {
-              var line =
-                "\(name): \(counted(summary.read, "event")) read, \(summary.added) added, "
-                + "\(summary.alreadyPresent) already present"
-              if !summary.skipped.isEmpty {
-                line += ", \(counted(summary.skipped.count, "invalid line")) skipped"
-              }
-              context.output.line(line + ".")
-            }
-          } catch {
-            let (code, message) = ErrorReport.describe(error)
-            context.errors.line("error: \(TerminalText.escaped(message))")
-            if status == .ok { status = code }
-            reports.append(
-              .object([
-                ("file", .string(path)), ("read", .integer(0)), ("added", .integer(0)),
-                ("alreadyPresent", .integer(0)), ("skipped", .array([])),
-                ("error", .string(message)),
-              ]))
-          }
-        }
-        if context.isJSON {
-          context.output.line(JSON.object([("files", .array(reports))]).serialized())
-        } else {
-          for note in notes { context.output.line(TerminalText.escaped(note)) }
-        }
-        // Before the commit: output that cannot be written imports nothing. Each file's import is
-        // a savepoint in this transaction, so a failed file still leaves the others.
-        try context.output.deliver()
-        return (status, added)
+        try importFiles(
+          into: store, format: format, skippingInvalid: skips, assumedZone: zone,
+          userZone: userZone, context: context)
       }
     }
     return status
+  }
+
+  /// Imports each file in turn, inside the caller's transaction (each file a savepoint of it),
+  /// prints what happened, and delivers the output before the caller commits; returns the exit
+  /// status and how many events were added.
+  private static func importFiles(
+    into store: EventStore, format: EventFileFormat?, skippingInvalid skips: Bool,
+    assumedZone zone: TimeZone?, userZone: TimeZone?, context: Context
+  ) throws -> (ExitCode, Int) {
+    var status = ExitCode.ok
+    var added = 0
+    var reports: [JSON] = []
+    var notes: [String] = []
+    for path in context.arguments.arguments {
+      let reader = EventFileReader(
+        path: path, format: format, skipsInvalid: skips, assumedZone: zone)
+      let name = TerminalText.escaped(displayName(path))
+      do {
+        let summary = try store.importEvents(from: reader)
+        added += summary.added
+        for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
+        if summary.read == 0, summary.skipped.isEmpty {
+          context.warn("\(displayName(path)) holds no events; nothing to import")
+        }
+        if summary.added > 0, let userZone {
+          notes += try checkRecent(store, zone: userZone, context: context)
+        }
+        reports.append(
+          .object([
+            ("file", .string(path)), ("read", .integer(summary.read)),
+            ("added", .integer(summary.added)),
+            ("alreadyPresent", .integer(summary.alreadyPresent)),
+            (
+              "skipped",
+              .array(
+                summary.skipped.map {
+                  .object([("line", .integer($0.line)), ("message", .string($0.message))])
+                })
+            ),
+            ("error", .null),
+          ]))
+        if !context.isJSON {
+          var line =
+            "\(name): \(counted(summary.read, "event")) read, \(summary.added) added, "
+            + "\(summary.alreadyPresent) already present"
+          if !summary.skipped.isEmpty {
+            line += ", \(counted(summary.skipped.count, "invalid line")) skipped"
+          }
+          context.output.line(line + ".")
+        }
+      } catch {
+        let (code, message) = ErrorReport.describe(error)
+        context.errors.line("error: \(TerminalText.escaped(message))")
+        if status == .ok { status = code }
+        reports.append(
+          .object([
+            ("file", .string(path)), ("read", .integer(0)), ("added", .integer(0)),
+            ("alreadyPresent", .integer(0)), ("skipped", .array([])),
+            ("error", .string(message)),
+          ]))
+      }
+    }
+    if context.isJSON {
+      context.output.line(JSON.object([("files", .array(reports))]).serialized())
+    } else {
+      for note in notes { context.output.line(TerminalText.escaped(note)) }
+    }
+    // Before the commit: output that cannot be written imports nothing. Each file's import is
+    // a savepoint in this transaction, so a failed file still leaves the others.
+    try context.output.deliver()
+    return (status, added)
   }
 
   /// The checks after logging for the events of the last two days (the longest look-back): a
