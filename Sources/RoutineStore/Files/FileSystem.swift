@@ -81,7 +81,8 @@ public enum FileSystem {
     let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: errorText()) }
     defer { close(descriptor) }
-    if kind(of: path) == .directory {
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       throw .cannotOpen(path: path, reason: "it is a directory")
     }
     var bytes: [UInt8] = []
