@@ -255,4 +255,19 @@ import Testing
         == "error: '\(file)' line 2: expected an ISO 8601 timestamp with a UTC offset (like 2026-04-20T07:05:00+02:00 or 2026-04-20T05:05Z), or a local date and time like 2026-04-20 07:05 or 2026-04-20T07:05:00 (read in Europe/Berlin), found '2026-04-27 7:55'\n"
     )
   }
+
+  @Test func aNewStoreIsInWALModeFromItsFirstWriteAndPlanSaysWhenThereIsNothing() throws {
+    let sandbox = Sandbox()
+    let plan = sandbox.run("plan")
+    #expect(
+      plan.stdout.hasSuffix(
+        "No routine: there are no events yet ('routine log' or 'routine import' adds them).\n"))
+    #expect(sandbox.run("log", "Coffee").status == 0)
+    let header = try #require(FileManager.default.contents(atPath: sandbox.storePath))
+    // The file format's read and write versions: 2 is WAL.
+    #expect(header[18] == 2 && header[19] == 2)
+    sandbox.variables["TZ"] = "UTC"
+    #expect(
+      sandbox.run("settings", "--time-zone", "Etc/UTC").stdout.contains("time zone       UTC"))
+  }
 }

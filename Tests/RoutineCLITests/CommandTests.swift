@@ -208,7 +208,7 @@ struct AnalyzeCommandTests {
     #expect(result.status == 0)
     #expect(
       result.stdout.contains(
-        "  none: the log runs from 2026-04-13 to 2026-04-27, outside the window (2026-11-14 to 2026-11-21); try --now 2026-04-28T00:00:00+02:00.\n"
+        "  none: the log runs from 2026-04-13 to 2026-04-27, outside the window (2026-11-14 to 2026-11-20); try --now 2026-04-28T00:00:00+02:00.\n"
       ))
   }
 

@@ -155,19 +155,19 @@ struct MessageTests {
     #expect(!result.stdout.contains("none yet"))
     #expect(
       result.stdout.hasSuffix(
-        "\n  none: the store's events run from 2026-03-02 to 2026-04-26, outside the window (2026-11-14 to 2026-11-21); try --now 2026-04-27T00:00:00+02:00.\n"
+        "\n  none: the store's events run from 2026-03-02 to 2026-04-26, outside the window (2026-11-14 to 2026-11-20); try --now 2026-04-27T00:00:00+02:00.\n"
       ), "\(result.stdout)")
     #expect(result.stderr == "")
     // Beside JSON, the same sentence is a warning.
     #expect(
       sandbox.run("analyze", "--json").stderr
-        == "warning: the store's events run from 2026-03-02 to 2026-04-26, outside the window (2026-11-14 to 2026-11-21); try --now 2026-04-27T00:00:00+02:00\n"
+        == "warning: the store's events run from 2026-03-02 to 2026-04-26, outside the window (2026-11-14 to 2026-11-20); try --now 2026-04-27T00:00:00+02:00\n"
     )
     let plan = sandbox.run("plan")
     #expect(plan.status == 0)
     #expect(
       plan.stdout.hasSuffix(
-        "\nNo routine: the store's events run from 2026-03-02 to 2026-04-26, outside the window (2026-11-14 to 2026-11-21); log or import recent ones ('routine analyze --now 2026-04-27T00:00:00+02:00' shows what the old ones teach).\n"
+        "\nNo routine: the store's events run from 2026-03-02 to 2026-04-26, outside the window (2026-11-14 to 2026-11-20); log or import recent ones ('routine analyze --now 2026-04-27T00:00:00+02:00' shows what the old ones teach).\n"
       ), "\(plan.stdout)")
   }
 

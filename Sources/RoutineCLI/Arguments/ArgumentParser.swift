@@ -11,7 +11,8 @@ public enum GlobalOption {
       "now", "TIME", "Use TIME (ISO 8601 with offset) instead of the clock (also $ROUTINE_NOW)."),
     .value(
       "tz", "ZONE",
-      "The user's IANA time zone (default: the store's setting, then $TZ, then the system's)."),
+      "The user's IANA time zone when the store's settings name none (default: $TZ, then the system's)."
+    ),
     .flag("json", "Print JSON instead of text."),
     .flag("help", "Show help for the command."),
     .flag("version", "Print routine's version."),

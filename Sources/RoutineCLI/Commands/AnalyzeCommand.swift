@@ -107,8 +107,9 @@ enum AnalyzeCommand: Command {
     let midnight = WallClock.instant(
       on: day, at: TimeOfDay(secondsSinceMidnight: 0), in: window.timeZone)
     let now = TimeArgument.stamp(midnight, window.timeZone).iso8601
+    // The days the header names: learning stops the day before `now`.
     return "\(what) from \(dates.lowerBound) to \(dates.upperBound), outside the window "
-      + "(\(window.firstDay) to \(window.today)); "
+      + "(\(window.firstDay) to \(window.learningDays.upperBound)); "
       + advice("\(now)" + (window.days < 7 ? " --days 7" : ""))
   }
 

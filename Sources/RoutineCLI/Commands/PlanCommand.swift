@@ -159,13 +159,18 @@ enum PlanCommand: Command {
             LearnedRoutine($0, toleranceSeconds: tolerance)
           } : [])
     }
-    let note =
-      analysis.routines.isEmpty
-      ? try store?.eventDates().flatMap {
-        AnalyzeCommand.outsideNote(window: window, dates: $0, what: "the store's events run") {
+    var note: String?
+    if analysis.routines.isEmpty {
+      if let dates = try store?.eventDates() {
+        note = AnalyzeCommand.outsideNote(
+          window: window, dates: dates, what: "the store's events run"
+        ) {
           "log or import recent ones ('routine analyze --now \($0)' shows what the old ones teach)"
         }
-      } : nil
+      } else {
+        note = "there are no events yet ('routine log' or 'routine import' adds them)"
+      }
+    }
     return Outcome(
       settings: settings, zone: zone, now: window.now, wanted: wanted, change: change,
       emptyNote: note)

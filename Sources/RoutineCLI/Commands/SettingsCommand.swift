@@ -132,7 +132,7 @@ enum SettingsCommand: Command {
     }
     let zone: String
     if let name = settings.timeZone {
-      zone = name
+      zone = ZoneNames.zone(named: name).map(ZoneNames.display) ?? name
     } else {
       switch context.environmentTimeZone {
       case .success(let fallback):

@@ -44,8 +44,12 @@ extension EventStore {
           removeTemporary(temporary)
           return value
         }
-        // One self-contained file: the write-ahead log belongs to the temporary name.
-        _ = try store.connection.scalarText("PRAGMA journal_mode = DELETE")
+        // One self-contained file, still in WAL mode: the log belongs to the temporary name, so
+        // all of it goes into the main file first.
+        guard try store.connection.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
+          throw StoreError.cannotCreateFile(
+            path: path, reason: "its new contents could not be moved out of the write-ahead log")
+        }
       }
       guard link(temporary, path) == 0 else {
         throw StoreError.cannotCreateFile(path: path, reason: FileSystem.errorText())
