@@ -229,6 +229,12 @@ final class Context {
     }
   }
 
+  /// Whether there is a store to open, without opening it: a file with something in it (an empty
+  /// file is no store yet, as for ``openExistingStore()``).
+  func storeExists() throws -> Bool {
+    (FileSystem.size(of: try storePath()) ?? 0) > 0
+  }
+
   /// Runs `body` on the store, to write to it. When there is no store yet, `body` writes to a new
   /// one that takes the store's place only if `body` succeeds and `keep` accepts its result
   /// (``EventStore/create(at:keep:_:)``): a command that fails on a fresh install leaves nothing

@@ -20,19 +20,17 @@ enum EventsDeleteCommand: Command {
       throw UsageError(
         "say which events to delete with --from, --to, --event or --last", command: spec.name)
     }
-    // The selection is checked with or without a store: a mistake is one either way.
-    let chosen = try context.reading { store, _, zone in
-      let selection = try EventSelectionOptions.selection(context, zone: zone)
-      return try store.map { try $0.storedEvents(selection) } ?? []
+    guard let store = try context.openExistingStore() else {
+      // The selection is checked without a store too: a mistake is one either way.
+      _ = try EventSelectionOptions.selection(
+        context, zone: try context.userTimeZone(PlannerSettings()))
+      return nothingMatches(context)
     }
-    guard !chosen.isEmpty, let store = try context.openExistingStore() else {
-      if context.isJSON {
-        context.output.line(JSON.object([("deleted", .integer(0))]).serialized())
-      } else {
-        context.output.line("No events match; nothing deleted.")
-      }
-      return .ok
+    let chosen = try store.read {
+      let zone = try context.userTimeZone(try store.settings())
+      return try store.storedEvents(try EventSelectionOptions.selection(context, zone: zone))
     }
+    guard !chosen.isEmpty else { return nothingMatches(context) }
     if !context.isJSON {
       for stored in chosen.prefix(10) { context.output.line(EventFormatting.line(stored.event)) }
       if chosen.count > 10 {
@@ -55,6 +53,15 @@ enum EventsDeleteCommand: Command {
             + (gone > 0 ? " (\(counted(gone, "was", "were")) already gone)." : "."))
       }
       try context.output.deliver()
+    }
+    return .ok
+  }
+
+  private static func nothingMatches(_ context: Context) -> ExitCode {
+    if context.isJSON {
+      context.output.line(JSON.object([("deleted", .integer(0))]).serialized())
+    } else {
+      context.output.line("No events match; nothing deleted.")
     }
     return .ok
   }

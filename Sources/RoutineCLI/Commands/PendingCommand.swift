@@ -169,7 +169,6 @@ enum ClearCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let chosen = spec.oneOf.first { context.arguments.flag($0) } ?? "all"
-    let now = try context.nowSeconds()
     func answer(_ count: Int) throws {
       if context.isJSON {
         context.output.line(
@@ -196,7 +195,7 @@ enum ClearCommand: Command {
       case "learned": try answer(try store.clearRequests(origin: .learned))
       default:
         // The grace period's claims stay: they keep those firings from being delivered again.
-        let cut = now - Int64(try store.settings().graceMinutes + 1) * 60
+        let cut = try context.nowSeconds() - Int64(try store.settings().graceMinutes + 1) * 60
         try answer(try store.clearDeliveries(before: cut))
       }
     }

@@ -43,7 +43,7 @@ enum PlanCommand: Command {
     }
     // Without a store there is nothing to plan, and cron's nightly plan must not create one
     // (it would fix the store's locale to cron's).
-    if try dryRun || context.openExistingStore() == nil {
+    if try dryRun || !context.storeExists() {
       show(
         try context.reading { store, settings, zone in try plan(store, settings, zone) },
         dryRun: dryRun, context: context)

@@ -54,6 +54,18 @@ public enum FileSystem {
     return parent.isEmpty ? "/" : String(parent)
   }
 
+  /// `name` in `directory` (as `parent(of:)` gives it: `""` is the current directory).
+  public static func path(_ name: String, in directory: String) -> String {
+    directory.isEmpty ? name : directory == "/" ? "/" + name : directory + "/" + name
+  }
+
+  /// The hidden name beside `path` that a file is built under before it takes `path`'s place:
+  /// `dir/.name.suffix`.
+  public static func hiddenSibling(of path: String, suffix: String) -> String {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    return FileSystem.path(".\(name).\(suffix)", in: parent(of: path))
+  }
+
   /// The error message of `errno`.
   public static func errorText(_ code: Int32 = errno) -> String {
     String(cString: strerror(code))

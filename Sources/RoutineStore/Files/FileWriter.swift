@@ -58,11 +58,7 @@ public final class FileWriter {
       self.descriptor = descriptor
       replacement = nil
     case .missing, .regularFile:
-      let directory = FileSystem.parent(of: target)
-      let name = target.split(separator: "/").last.map(String.init) ?? target
-      let temporary =
-        (directory.isEmpty ? "" : directory == "/" ? "/" : directory + "/")
-        + ".\(name).tmp-\(getpid())"
+      let temporary = FileSystem.hiddenSibling(of: target, suffix: "tmp-\(getpid())")
       // 0666 under the umask, as any new file; an existing file's own mode replaces it below.
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       guard descriptor >= 0 else {
@@ -89,8 +85,7 @@ public final class FileWriter {
       if link.hasPrefix("/") {
         current = link
       } else {
-        let directory = FileSystem.parent(of: current)
-        current = directory.isEmpty ? link : (directory == "/" ? "/" : directory + "/") + link
+        current = FileSystem.path(link, in: FileSystem.parent(of: current))
       }
     }
     return (current, nil)

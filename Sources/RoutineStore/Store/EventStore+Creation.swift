@@ -29,10 +29,7 @@ extension EventStore {
     defer { lock.release() }
     // Anything there, even a dangling link, is for the usual opening to deal with.
     guard !FileSystem.exists(path) else { return nil }
-    let name = String(path.split(separator: "/").last ?? Substring(path))
-    let temporary =
-      (directory.isEmpty ? "" : directory == "/" ? "/" : directory + "/")
-      + ".\(name).creating"
+    let temporary = FileSystem.hiddenSibling(of: path, suffix: "creating")
     // A leftover of a run that was killed: the lock says nobody is building it now.
     removeTemporary(temporary)
     do {
