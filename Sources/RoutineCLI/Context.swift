@@ -10,7 +10,7 @@ public struct ProcessEnvironment: Sendable {
   public var clock: @Sendable () -> Date
   /// The system's time zone, used when neither `--tz` nor `TZ` name one (read only when needed:
   /// loading zone data is a noticeable part of a short command's start-up).
-  public var systemTimeZone: @Sendable () -> TimeZone
+  public var systemTimeZone: @Sendable () -> Zone
   /// Whether standard input is a terminal (a question can be asked there).
   public var isInteractive: Bool
   /// Reads one line from standard input (the answer to a question), or `nil` at its end.
@@ -19,7 +19,7 @@ public struct ProcessEnvironment: Sendable {
   /// An environment.
   public init(
     variables: [String: String], clock: @escaping @Sendable () -> Date,
-    systemTimeZone: @escaping @Sendable () -> TimeZone, isInteractive: Bool = false,
+    systemTimeZone: @escaping @Sendable () -> Zone, isInteractive: Bool = false,
     readLine: @escaping @Sendable () -> String? = { nil }
   ) {
     self.variables = variables
@@ -33,7 +33,7 @@ public struct ProcessEnvironment: Sendable {
   public static var current: ProcessEnvironment {
     ProcessEnvironment(
       variables: environmentVariables(), clock: { Date() },
-      systemTimeZone: { TimeZone.current }, isInteractive: isatty(0) == 1,
+      systemTimeZone: { Zone(foundation: TimeZone.current) }, isInteractive: isatty(0) == 1,
       readLine: { Swift.readLine() })
   }
 }
@@ -104,7 +104,7 @@ final class Context {
   }
 
   /// The zone `--tz` names, if given (an unknown name is a usage error).
-  lazy var optionZone: Result<TimeZone?, UsageError> = {
+  lazy var optionZone: Result<Zone?, UsageError> = {
     guard let name = arguments.value("tz") else { return .success(nil) }
     guard let zone = ZoneNames.zone(named: name) else {
       return .failure(UsageError(ZoneNames.unknown(name, source: "--tz"), command: command))
@@ -114,7 +114,7 @@ final class Context {
 
   /// The zone when no store says: `--tz`, else `$TZ`, else the system's. An unknown name in
   /// either is a usage error, never a silent fall back to UTC.
-  lazy var environmentTimeZone: Result<TimeZone, UsageError> = {
+  lazy var environmentTimeZone: Result<Zone, UsageError> = {
     switch optionZone {
     case .failure(let error): return .failure(error)
     case .success(let zone?): return .success(zone)
@@ -145,7 +145,7 @@ final class Context {
   /// when a different `--tz` is overridden, unless the command used `--tz` for something else
   /// (`import` reads timestamps without an offset in it) and says `warning: false`.
   func userTimeZone(_ settings: PlannerSettings, warning: Bool = true) throws(UsageError)
-    -> TimeZone
+    -> Zone
   {
     guard let name = settings.timeZone else { return try environmentTimeZone.get() }
     guard let zone = ZoneNames.zone(named: name) else {
@@ -159,13 +159,6 @@ final class Context {
       )
     }
     return zone
-  }
-
-  /// A Gregorian calendar in `zone`.
-  func calendar(in zone: TimeZone) -> Calendar {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
-    return calendar
   }
 
   // MARK: Locale
@@ -263,7 +256,7 @@ final class Context {
 
   /// Runs `body` in one write transaction of the store (created when missing, and only if `body`
   /// succeeds), with the settings read inside it and the user's zone resolved from them.
-  func writing<T>(_ body: (EventStore, PlannerSettings, TimeZone) throws -> T) throws -> T {
+  func writing<T>(_ body: (EventStore, PlannerSettings, Zone) throws -> T) throws -> T {
     try withWritableStore { store in
       try store.write {
         let settings = try store.settings()
@@ -275,7 +268,7 @@ final class Context {
 
   /// Runs `body` on one snapshot of the store, with its settings and the user's zone; the store is
   /// `nil` (and the settings the defaults) when there is none yet.
-  func reading<T>(_ body: (EventStore?, PlannerSettings, TimeZone) throws -> T) throws -> T {
+  func reading<T>(_ body: (EventStore?, PlannerSettings, Zone) throws -> T) throws -> T {
     guard let store = try openExistingStore() else {
       let settings = PlannerSettings()
       let zone = try userTimeZone(settings)
@@ -352,7 +345,7 @@ final class Context {
 
   /// The zone local timestamps in files are read in: `--assume-zone`, else `--tz` (given on the
   /// command line); `nil` when neither is, and such timestamps are rejected.
-  func assumedZone() throws(UsageError) -> TimeZone? {
+  func assumedZone() throws(UsageError) -> Zone? {
     if let name = arguments.value("assume-zone") {
       guard let zone = ZoneNames.zone(named: name) else {
         throw UsageError(ZoneNames.unknown(name, source: "--assume-zone"), command: command)

@@ -18,7 +18,7 @@ enum TimeArgument {
   /// - `today`, `yesterday` or `tomorrow`, with or without a time (`yesterday 23:10`);
   /// - a time of day, `H:MM` or `HH:MM[:SS]`, meaning `timeOfDay` decides.
   static func parse(
-    _ text: String, option: String, now: Date, zone: TimeZone, timeOfDay: TimeOfDayMeaning,
+    _ text: String, option: String, now: Date, zone: Zone, timeOfDay: TimeOfDayMeaning,
     command: String?
   ) throws(UsageError) -> Timestamp {
     let trimmed = text.trimmingBlanks
@@ -48,7 +48,7 @@ enum TimeArgument {
   /// A day and a time of day as typed (`2026-04-20 07:05`, `tomorrow 09:00`), not resolved to
   /// an instant: a one-time reminder keeps the wall-clock time it was given, and the time rules
   /// decide at each firing what it means (a time in a gap, a zone changed meanwhile).
-  static func localDateTime(_ text: String, now: Date, zone: TimeZone) -> (LocalDate, TimeOfDay)? {
+  static func localDateTime(_ text: String, now: Date, zone: Zone) -> (LocalDate, TimeOfDay)? {
     let today = WallClock.localDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: zone)
     guard let (day, time) = dayAndTime(text.trimmingBlanks, today: today), let time else {
       return nil
@@ -84,7 +84,7 @@ enum TimeArgument {
   }
 
   /// The instant with the zone's offset.
-  static func stamp(_ instant: Int64, _ zone: TimeZone) -> Timestamp {
+  static func stamp(_ instant: Int64, _ zone: Zone) -> Timestamp {
     Timestamp(
       secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
   }

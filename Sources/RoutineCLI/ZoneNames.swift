@@ -1,10 +1,11 @@
 import Foundation
+import RoutineCore
 
 /// IANA time zone names as people type them.
 enum ZoneNames {
   /// The zone `name` names, ignoring case (`europe/berlin`), or `nil`.
-  static func zone(named name: String) -> TimeZone? {
-    canonicalName(name).flatMap(TimeZone.init(identifier:))
+  static func zone(named name: String) -> Zone? {
+    canonicalName(name).flatMap(TimeZone.init(identifier:)).map(Zone.init(foundation:))
   }
 
   /// `name` as the zone database spells it (`Europe/Berlin` for `europe/berlin`), or `nil` when
@@ -35,7 +36,7 @@ enum ZoneNames {
 
   /// The name to show for `zone`: its identifier, but `UTC` for the zone Foundation calls
   /// `GMT` (asked for as `UTC`, shown as `GMT`, it looked like another zone).
-  static func display(_ zone: TimeZone) -> String {
+  static func display(_ zone: Zone) -> String {
     utcAliases.contains(zone.identifier) ? "UTC" : zone.identifier
   }
 

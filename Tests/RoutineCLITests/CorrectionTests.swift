@@ -103,7 +103,7 @@ struct TimeWordTests {
   ])
   func rangeBoundsTakeDaysWordsAndTimesOfToday(text: String, expected: String) throws {
     let now = try #require(Timestamp(iso8601: "2026-04-27T09:00:00+02:00"))
-    let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let zone = Zone(foundation: try #require(TimeZone(identifier: "Europe/Berlin")))
     let parsed = try TimeArgument.parse(
       text, option: "from", now: now.date, zone: zone, timeOfDay: .today, command: nil)
     #expect(parsed.iso8601 == expected)

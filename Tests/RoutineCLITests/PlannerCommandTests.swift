@@ -80,7 +80,7 @@ struct PlannerCommandTests {
     _ = sandbox.run("plan")
     let requests = try EventStore(path: sandbox.storePath).requests()
     let items = try #require(sandbox.run("agenda", "--json").json["items"] as? [[String: Any]])
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(foundation: TimeZone(identifier: "Europe/Berlin")!)
     let now = Timestamp(iso8601: "2026-04-27T04:00:00+02:00")!.secondsSince1970
     let expected = requests.flatMap { request in
       request.trigger.occurrences(from: now, to: now + 7 * 86_400, in: berlin).map {

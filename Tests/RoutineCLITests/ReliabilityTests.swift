@@ -197,7 +197,7 @@ struct ReliabilityTests {
     let shownSet = Set(shown)
     for record in records {
       let line =
-        "\(record.occurrence.requestID) \(TimeArgument.stamp(record.occurrence.at, TimeZone(identifier: "Europe/Berlin")!).iso8601)"
+        "\(record.occurrence.requestID) \(TimeArgument.stamp(record.occurrence.at, Zone(foundation: TimeZone(identifier: "Europe/Berlin")!)).iso8601)"
       switch record.outcome {
       case .delivered: #expect(shownSet.contains(line), "\(line) delivered but not shown")
       case .sending: break

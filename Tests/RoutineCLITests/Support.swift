@@ -54,7 +54,7 @@ final class Sandbox: @unchecked Sendable {
     let answers = Answers(interactiveAnswers ?? [])
     let environment = ProcessEnvironment(
       variables: variables, clock: { fatalError("tests must not read the clock") },
-      systemTimeZone: { TimeZone(identifier: "UTC")! }, isInteractive: interactiveAnswers != nil,
+      systemTimeZone: { Zone.utc }, isInteractive: interactiveAnswers != nil,
       readLine: { answers.next() })
     let status = RoutineCLI.run(arguments, environment: environment, output: output, errors: errors)
     return Invocation(status: status, stdout: output.text, stderr: errors.text)

@@ -17,7 +17,7 @@ struct ZoneAndLocaleTests {
     let sandbox = Sandbox(now: "2026-04-27T12:00:00Z")
     sandbox.variables["TZ"] = nil
     #expect(try sandbox.runBinary("settings", "--time-zone", Self.settingsZone).status == 0)
-    let zone = try #require(TimeZone(identifier: Self.settingsZone))
+    let zone = Zone(foundation: try #require(TimeZone(identifier: Self.settingsZone)))
     let offset = Timestamp(Date(timeIntervalSince1970: 1_777_291_200), in: zone).iso8601.suffix(6)
 
     let logged = try sandbox.runBinary("log", "Wake Up", "--at", "2026-04-27 07:00", "--json")

@@ -25,7 +25,7 @@ struct WatchTests {
   func context(_ sandbox: Sandbox) throws -> Context {
     let environment = ProcessEnvironment(
       variables: sandbox.variables, clock: { fatalError("the loop is given its clock") },
-      systemTimeZone: { TimeZone(identifier: "UTC")! })
+      systemTimeZone: { Zone.utc })
     return Context(
       arguments: try RoutineCLI.parser.parse(["watch"]), environment: environment,
       output: Output(), errors: Output())

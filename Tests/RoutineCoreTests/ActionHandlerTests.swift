@@ -31,7 +31,7 @@ struct ActionHandlerTests {
 
   func answer(
     _ action: String, to target: AnswerTarget, at now: String, handler: ActionHandler? = nil,
-    in timeZone: TimeZone? = nil
+    in timeZone: Zone? = nil
   ) throws -> ActionOutcome {
     try (handler ?? self.handler).answer(
       action, to: target, now: epoch(now), in: timeZone ?? berlin)

@@ -2,14 +2,15 @@ import Foundation
 import RoutineCore
 
 /// A named zone that must exist (tests use only real IANA names).
-func zone(_ identifier: String) -> TimeZone {
+func zone(_ identifier: String) -> Zone {
   guard let zone = TimeZone(identifier: identifier) else { fatalError("no zone \(identifier)") }
-  return zone
+  return Zone(foundation: zone)
 }
 
 /// Every daylight-saving transition of `timeZone` in 2026 and 2027, as seconds since 1970, found
 /// by Foundation rather than by the code under test.
-func transitions2026And2027(in timeZone: TimeZone) -> [Int64] {
+func transitions2026And2027(in zone: Zone) -> [Int64] {
+  let timeZone = TimeZone(identifier: zone.identifier)!
   var found: [Int64] = []
   var probe = Date(timeIntervalSince1970: Double(stamp("2026-01-01T00:00Z").secondsSince1970))
   let end = Double(stamp("2028-01-01T00:00Z").secondsSince1970)
@@ -36,7 +37,7 @@ func date(_ year: Int, _ month: Int, _ day: Int) -> LocalDate {
 /// A Gregorian calendar in `identifier`.
 func calendar(_ identifier: String) -> Calendar {
   var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = zone(identifier)
+  calendar.timeZone = TimeZone(identifier: identifier)!
   return calendar
 }
 
@@ -44,7 +45,7 @@ func calendar(_ identifier: String) -> Calendar {
 /// through the time rules with the zone's offset.
 struct LogBuilder {
   var events: [(EventKind, Timestamp)] = []
-  let timeZone: TimeZone
+  let timeZone: Zone
 
   init(_ zoneName: String = "Europe/Berlin") {
     timeZone = zone(zoneName)
@@ -82,5 +83,5 @@ struct LogBuilder {
 /// A window whose "now" is `text` in `zoneName`.
 func window(now text: String, days: Int, zone zoneName: String = "Europe/Berlin") -> AnalysisWindow
 {
-  AnalysisWindow(now: stamp(text).date, days: days, calendar: calendar(zoneName))
+  AnalysisWindow(now: stamp(text).date, days: days, zone: zone(zoneName))
 }

@@ -15,7 +15,7 @@ struct TriggerRulesTests {
   }
 
   /// Every firing from `from` on, by asking for the next one again and again.
-  static func stepped(_ trigger: Trigger, from: Int64, to: Int64, in timeZone: TimeZone)
+  static func stepped(_ trigger: Trigger, from: Int64, to: Int64, in timeZone: Zone)
     -> [Int64]
   {
     var result: [Int64] = []
@@ -380,7 +380,7 @@ struct TriggerRulesTests {
       cal.date(from: DateComponents(year: 2026, month: 1, day: 1))!.timeIntervalSince1970)
     let end = Int64(
       cal.date(from: DateComponents(year: 2027, month: 1, day: 1))!.timeIntervalSince1970)
-    let timeZone = cal.timeZone
+    let timeZone = Zone(foundation: cal.timeZone)
     var mismatches: [String] = []
     var gaps = 0
     var repeats = 0

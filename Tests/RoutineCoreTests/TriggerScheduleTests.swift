@@ -106,13 +106,13 @@ struct TriggerScheduleTests {
   /// instant whose wall clock has reached D at its time: that is the only instant normally, the
   /// first of two in a repeated hour, and the end of the jump in a gap. Scanning minute by minute
   /// and keeping the highest wall clock seen finds those instants by brute force.
-  static func referenceNextFire(_ trigger: CalendarTrigger, after: Int64, in timeZone: TimeZone)
+  static func referenceNextFire(_ trigger: CalendarTrigger, after: Int64, in timeZone: Zone)
     -> Int64
   {
     let target = trigger.hour * 60 + trigger.minute
     func wallMinute(_ instant: Int64) -> Int {
       floorDiv(
-        Int(instant) + timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))),
+        Int(instant) + Int(timeZone.offset(at: instant)),
         60)
     }
     var instant = after - Int64(floorMod(Int(after), 60)) - 2 * 86_400

@@ -51,7 +51,7 @@ struct WatchScheduleTests {
 
   func wake(
     _ requests: [NotificationRequest], alarms: [(occurrence: Int64, rings: Int)] = [],
-    now: String, in timeZone: TimeZone? = nil
+    now: String, in timeZone: Zone? = nil
   ) -> Int64 {
     let timeZone = timeZone ?? berlin
     let instant = epoch(now)

@@ -6,7 +6,7 @@ import Testing
 
 struct PlannerStoreTests {
   let directory = TemporaryDirectory()
-  let berlin = TimeZone(identifier: "Europe/Berlin")!
+  let berlin = Zone(foundation: TimeZone(identifier: "Europe/Berlin")!)
   let now = Timestamp(iso8601: "2026-04-27T04:00:00+02:00")!.secondsSince1970
 
   func request(

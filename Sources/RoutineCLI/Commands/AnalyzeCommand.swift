@@ -41,7 +41,7 @@ enum AnalyzeCommand: Command {
     let files = context.arguments.values("log")
     guard !files.isEmpty else {
       return try context.reading { store, _, zone in
-        let window = AnalysisWindow(now: now, days: days, calendar: context.calendar(in: zone))
+        let window = AnalysisWindow(now: now, days: days, zone: zone)
         let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
         try report(log, window: window, analyzer: analyzer, context: context) {
           guard let store else {
@@ -58,7 +58,7 @@ enum AnalyzeCommand: Command {
       }
     }
     let window = AnalysisWindow(
-      now: now, days: days, calendar: context.calendar(in: try context.environmentTimeZone.get()))
+      now: now, days: days, zone: try context.environmentTimeZone.get())
     let format = try context.fileFormat()
     let zone = try context.assumedZone()
     let readers = files.map {

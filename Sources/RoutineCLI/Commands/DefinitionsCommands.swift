@@ -17,7 +17,7 @@ enum Definitions {
     return .object(members)
   }
 
-  static func taskJSON(_ task: TodoTask, zone: TimeZone) -> JSON {
+  static func taskJSON(_ task: TodoTask, zone: Zone) -> JSON {
     .object([
       ("id", .string(task.id)), ("name", .string(task.name.name)),
       ("due", .string(task.due.iso8601)), ("done", .optional(task.doneAt?.iso8601)),
@@ -304,7 +304,7 @@ enum RemindersExportCommand: Command {
     let store = try context.openExistingStore()
     let zone =
       (try? context.userTimeZone(try store?.settings() ?? PlannerSettings()))
-      ?? TimeZone(secondsFromGMT: 0)!
+      ?? Zone.utc
     let document =
       JSON.object([
         ("format", .string("routine-definitions")), ("version", .integer(1)),

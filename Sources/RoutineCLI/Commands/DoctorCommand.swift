@@ -160,7 +160,7 @@ enum DoctorCommand: Command {
     let userZone = try? context.userTimeZone(try store.settings())
     let when =
       EventFormatting.localDateTime(
-        TimeArgument.stamp(last, userZone ?? TimeZone(secondsFromGMT: 0)!))
+        TimeArgument.stamp(last, userZone ?? Zone.utc))
       + (userZone == nil ? " UTC" : "")
     let ago: String
     switch minutes {

@@ -17,7 +17,7 @@ enum EventSelectionOptions {
   ]
 
   /// The selection the options describe, times read in `zone`.
-  static func selection(_ context: Context, zone: TimeZone) throws(UsageError) -> EventSelection {
+  static func selection(_ context: Context, zone: Zone) throws(UsageError) -> EventSelection {
     let arguments = context.arguments
     let now = try context.requireNow()
     func bound(_ name: String) throws(UsageError) -> Int64? {

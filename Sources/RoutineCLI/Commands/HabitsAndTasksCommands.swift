@@ -274,7 +274,7 @@ enum TasksCommand: Command {
   }
 
   /// The `--due` option in the user's zone.
-  static func due(_ context: Context, zone: TimeZone) throws -> Timestamp? {
+  static func due(_ context: Context, zone: Zone) throws -> Timestamp? {
     guard let text = context.arguments.value("due") else { return nil }
     return try TimeArgument.parse(
       text, option: "due", now: try context.requireNow(), zone: zone, timeOfDay: .today,

@@ -61,7 +61,7 @@ struct HistoryEntry {
       kind: stored.cancellation.eventKind, at: stored.cancellation.eventAt, clock: clock)
   }
 
-  func json(zone: TimeZone) -> JSON {
+  func json(zone: Zone) -> JSON {
     var members: [(String, JSON)] = [
       ("type", .string(kind.rawValue)), ("at", .string(TimeArgument.stamp(at, zone).iso8601)),
       ("id", .string(requestID)),
@@ -86,12 +86,12 @@ struct HistoryEntry {
   }
 
   /// `Sat 2026-11-21 06:50`, or with seconds when they are not zero.
-  func stamp(zone: TimeZone) -> String {
+  func stamp(zone: Zone) -> String {
     EventFormatting.localDateTime(TimeArgument.stamp(at, zone))
   }
 
   /// `Sat 2026-11-21 06:50  delivered   reminder-5  Do Stretch (late)`.
-  func text(zone: TimeZone, clock: ClockStyle, idWidth: Int, stampWidth: Int) -> String {
+  func text(zone: Zone, clock: ClockStyle, idWidth: Int, stampWidth: Int) -> String {
     let stamp = HelpFormatter.padded(self.stamp(zone: zone), to: stampWidth)
     var label: String
     var detail: String
@@ -127,7 +127,7 @@ struct HistoryEntry {
 /// The `--from` and `--to` of `history` and `agenda`, read in the user's zone.
 enum RangeOptions {
   static func bound(
-    _ context: Context, _ name: String, now: Date, zone: TimeZone
+    _ context: Context, _ name: String, now: Date, zone: Zone
   ) throws(UsageError) -> Int64? {
     try context.arguments.value(name).map { text throws(UsageError) in
       try TimeArgument.parse(

@@ -41,7 +41,7 @@ enum ImportCommand: Command {
       // one the import goes ahead, and says what it could not check. A --tz that reads the
       // files' local times is not ignored, whatever the settings say.
       let settings = try store.settings()
-      let userZone: TimeZone?
+      let userZone: Zone?
       do throws(UsageError) {
         userZone = try context.userTimeZone(
           settings, warning: context.arguments.value("assume-zone") != nil)
@@ -65,7 +65,7 @@ enum ImportCommand: Command {
   /// status and how many events were added.
   private static func importFiles(
     into store: EventStore, format: EventFileFormat?, skippingInvalid skips: Bool,
-    assumedZone zone: TimeZone?, userZone: TimeZone?, context: Context
+    assumedZone zone: Zone?, userZone: Zone?, context: Context
   ) throws -> (ExitCode, Int) {
     var status = ExitCode.ok
     var added = 0
@@ -135,7 +135,7 @@ enum ImportCommand: Command {
   /// day's export cancels the reminders it makes unnecessary and alerts on outliers; history
   /// older than that changes nothing.
   private static func checkRecent(
-    _ store: EventStore, zone: TimeZone, context: Context
+    _ store: EventStore, zone: Zone, context: Context
   ) throws -> [String] {
     let now = try context.nowSeconds()
     return try store.write {

@@ -38,13 +38,13 @@ enum LogCommand: Command {
       value = number
     }
     let now = try context.requireNow()
-    func timestamp(in zone: TimeZone) throws(UsageError) -> Timestamp {
+    func timestamp(in zone: Zone) throws(UsageError) -> Timestamp {
       guard let text = arguments.value("at") else { return Timestamp(now, in: zone) }
       return try TimeArgument.parse(
         text, option: "at", now: now, zone: zone, timeOfDay: .latestPast, command: spec.name)
     }
     // A mistyped --at must not create a store: check its form before opening one.
-    _ = try timestamp(in: TimeZone(secondsFromGMT: 0)!)
+    _ = try timestamp(in: Zone.utc)
 
     let nowSeconds = try context.nowSeconds()
     try context.writing { store, settings, zone in

@@ -21,7 +21,7 @@ enum PlanCommand: Command {
   /// What a plan found and did.
   struct Outcome {
     var settings: PlannerSettings
-    var zone: TimeZone
+    var zone: Zone
     var now: Int64
     var wanted: [NotificationRequest]
     var change: PlanChange
@@ -35,7 +35,7 @@ enum PlanCommand: Command {
     // The settings, the events and the pending requests are read, and the change written, in one
     // transaction: a 'settings --enabled false' running meanwhile either comes before the plan
     // (which then adds nothing) or after it (and removes what the plan added).
-    func plan(_ store: EventStore?, _ settings: PlannerSettings, _ zone: TimeZone) throws
+    func plan(_ store: EventStore?, _ settings: PlannerSettings, _ zone: Zone) throws
       -> Outcome
     {
       try PlanCommand.plan(
@@ -135,11 +135,11 @@ enum PlanCommand: Command {
   /// Plans at `now`, inside the caller's transaction: `routine plan` and `routine watch`'s
   /// nightly plan.
   static func plan(
-    _ store: EventStore?, settings: PlannerSettings, zone: TimeZone, now: Date, dryRun: Bool,
+    _ store: EventStore?, settings: PlannerSettings, zone: Zone, now: Date, dryRun: Bool,
     context: Context
   ) throws -> Outcome {
     let window = AnalysisWindow(
-      now: now, days: settings.windowDays, calendar: context.calendar(in: zone))
+      now: now, days: settings.windowDays, zone: zone)
     let analyzer = RoutineAnalyzer(weeklyDays: settings.weeklyDays)
     let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
     let analysis = analyzer.analyze(log, window: window)

@@ -5,7 +5,7 @@ import RoutineCore
 enum RequestFormatting {
   /// `Mon 06:41`, `daily 19:07`, `Mon,Wed 18:00`, `day 31 09:00`, or the date of a one-time
   /// trigger in `zone`.
-  static func trigger(_ trigger: Trigger, in zone: TimeZone) -> String {
+  static func trigger(_ trigger: Trigger, in zone: Zone) -> String {
     switch trigger {
     case .calendar(let calendar):
       var days: String
@@ -29,7 +29,7 @@ enum RequestFormatting {
   }
 
   /// The instant with the zone's offset.
-  static func stamp(_ instant: Int64, _ zone: TimeZone) -> Timestamp {
+  static func stamp(_ instant: Int64, _ zone: Zone) -> Timestamp {
     Timestamp(
       secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
   }
@@ -43,7 +43,7 @@ enum RequestFormatting {
   }
 
   /// The trigger as documented for `pending --json`.
-  static func json(_ trigger: Trigger, in zone: TimeZone) -> JSON {
+  static func json(_ trigger: Trigger, in zone: Zone) -> JSON {
     switch trigger {
     case .calendar(let calendar):
       var members: [(String, JSON)] = [("type", .string("calendar"))]
@@ -68,7 +68,7 @@ enum RequestFormatting {
   }
 
   /// A request as documented for `pending --json` (`nextFire` after `now`).
-  static func json(_ request: NotificationRequest, now: Int64, in zone: TimeZone) -> JSON {
+  static func json(_ request: NotificationRequest, now: Int64, in zone: Zone) -> JSON {
     let metadata: JSON =
       request.metadata.map { metadata in
         .object([

@@ -53,7 +53,7 @@ enum ReminderOptions {
   /// `reminder` with the options applied (for `add`, a new reminder of `kind`); checks that the
   /// result can fire.
   static func apply(
-    _ context: Context, to reminder: Reminder, store: EventStore?, zone: TimeZone, now: Date
+    _ context: Context, to reminder: Reminder, store: EventStore?, zone: Zone, now: Date
   ) throws -> Reminder {
     let arguments = context.arguments
     var reminder = reminder
@@ -141,7 +141,7 @@ enum ReminderOptions {
 
   /// The schedule options: `--at`, `--window`, `--days`, `--day`, `--repeat`.
   private static func applySchedule(
-    _ context: Context, to reminder: inout Reminder, zone: TimeZone, now: Date
+    _ context: Context, to reminder: inout Reminder, zone: Zone, now: Date
   ) throws {
     let arguments = context.arguments
     func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {

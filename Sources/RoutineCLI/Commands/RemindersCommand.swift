@@ -280,7 +280,7 @@ enum RemindersAddCommand: Command {
   /// With `now`, one whose time has passed (a one-time reminder, a task's) is a warning too.
   static func check(
     _ reminder: inout Reminder, store: EventStore, clock: ClockStyle, warning: inout String?,
-    now: Int64? = nil, zone: TimeZone? = nil
+    now: Int64? = nil, zone: Zone? = nil
   ) throws {
     let habit = try reminder.link.flatMap { try store.habit(id: $0) }
     let task = try reminder.link.flatMap { try store.task(id: $0) }

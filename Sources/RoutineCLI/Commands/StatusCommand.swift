@@ -66,7 +66,7 @@ struct StatusSummary {
   var skippedToday = 0
 
   init(
-    requests: [NotificationRequest], now: Int64, zone: TimeZone,
+    requests: [NotificationRequest], now: Int64, zone: Zone,
     skipped: (NotificationRequest, Int64) -> String?
   ) {
     let date = WallClock.localDate(at: now, in: zone)

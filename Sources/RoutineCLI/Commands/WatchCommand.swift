@@ -88,7 +88,7 @@ struct Watcher {
     }
   }
 
-  private func nextWake(after time: Int64, nextPlan: Int64, zone: TimeZone) throws -> Int64 {
+  private func nextWake(after time: Int64, nextPlan: Int64, zone: Zone) throws -> Int64 {
     try store.read {
       let clock = context.clockStyle(try store.settings())
       let requests = try store.pendingRequests(clock: clock)
@@ -100,7 +100,7 @@ struct Watcher {
     }
   }
 
-  private func replan(at time: Int64, zone: TimeZone) throws {
+  private func replan(at time: Int64, zone: Zone) throws {
     let change = try store.write {
       try PlanCommand.plan(
         store, settings: try store.settings(), zone: zone,

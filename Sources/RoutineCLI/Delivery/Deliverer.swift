@@ -57,7 +57,7 @@ struct Deliverer {
 
   /// Claims every due firing, in one transaction; returns the ones to deliver.
   private func claim(sink: NotificationSink, now: Int64, report: inout Report) throws -> (
-    [DeliveryRecord], TimeZone
+    [DeliveryRecord], Zone
   ) {
     try store.write {
       let settings = try store.settings()

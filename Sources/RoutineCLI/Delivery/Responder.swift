@@ -95,7 +95,7 @@ struct Responder {
   }
 
   /// Lines about what logging an event caused: cancelled firings, outlier alerts.
-  static func notes(_ effects: LoggingEffects, zone: TimeZone, clock: ClockStyle) -> [String] {
+  static func notes(_ effects: LoggingEffects, zone: Zone, clock: ClockStyle) -> [String] {
     effects.cancellations.map { cancellation in
       let at = TimeArgument.stamp(cancellation.occurrence.at, zone)
       return
@@ -111,7 +111,7 @@ struct Responder {
   /// The answers after which a firing can still be answered otherwise.
   static let leavesOpen: Set<String> = ["snooze", "open"]
 
-  private func target(id: String, occurrence: Int64?, now: Int64, zone: TimeZone, clock: ClockStyle)
+  private func target(id: String, occurrence: Int64?, now: Int64, zone: Zone, clock: ClockStyle)
     throws -> AnswerTarget
   {
     let delivered = try store.latestDelivery(requestID: id, occurrence: occurrence)
@@ -143,7 +143,7 @@ struct Responder {
   /// An answer names a firing that was delivered, or one of the request's firings that has
   /// come (answered from the command line before delivery ran): never another time.
   private func check(
-    _ occurrence: Int64, of request: NotificationRequest, now: Int64, zone: TimeZone
+    _ occurrence: Int64, of request: NotificationRequest, now: Int64, zone: Zone
   )
     throws
   {
@@ -165,7 +165,7 @@ struct Responder {
 
   /// The latest firing of `request` at or before `now` within a day, for an answer that names
   /// none and was never delivered.
-  private func lastFiring(of request: NotificationRequest, now: Int64, zone: TimeZone) throws
+  private func lastFiring(of request: NotificationRequest, now: Int64, zone: Zone) throws
     -> Int64
   {
     guard let last = request.trigger.occurrences(from: now - 86_400, to: now + 1, in: zone).last

@@ -9,12 +9,12 @@ struct Skips {
   private var cancelled: [Occurrence: StoredCancellation] = [:]
   private var recent: [String: [Timestamp]] = [:]
   private let now: Int64
-  private let zone: TimeZone
+  private let zone: Zone
   private let clock: ClockStyle
 
   /// What `store` knows at `now` (no store: nothing is skipped).
   init(
-    store: EventStore?, requests: [NotificationRequest], now: Int64, zone: TimeZone,
+    store: EventStore?, requests: [NotificationRequest], now: Int64, zone: Zone,
     clock: ClockStyle
   )
     throws

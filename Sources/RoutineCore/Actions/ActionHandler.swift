@@ -84,7 +84,7 @@ public struct ActionHandler: Sendable {
   }
 
   /// What answering `action` to `target` at `now` (in `zone`) does.
-  public func answer(_ action: String, to target: AnswerTarget, now: Int64, in zone: TimeZone)
+  public func answer(_ action: String, to target: AnswerTarget, now: Int64, in zone: Zone)
     throws(ActionError) -> ActionOutcome
   {
     let category = NotificationCategory.category(target.category)

@@ -11,14 +11,14 @@ public struct AnalysisWindow: Sendable, Hashable {
   /// The moment of the analysis, seconds since 1970 UTC.
   public let now: Int64
   /// The user's time zone, which decides what "today" is.
-  public let timeZone: TimeZone
+  public let timeZone: Zone
 
-  /// The window of `days` days before the date of `now` in `calendar`'s time zone.
-  public init(now: Date, days: Int, calendar: Calendar) {
+  /// The window of `days` days before the date of `now` in `zone`.
+  public init(now: Date, days: Int, zone: Zone) {
     self.days = max(days, 1)
-    self.timeZone = calendar.timeZone
+    self.timeZone = zone
     self.now = Int64(now.timeIntervalSince1970.rounded(.down))
-    self.today = WallClock.localDate(at: self.now, in: calendar.timeZone)
+    self.today = WallClock.localDate(at: self.now, in: zone)
   }
 
   /// The first day learned from.

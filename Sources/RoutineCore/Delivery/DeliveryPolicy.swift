@@ -62,7 +62,7 @@ public struct DeliveryPolicy: Sendable {
   /// The firings of `requests` in `(from, now]`, in order; none at or before a request's
   /// ``RequestMetadata/activeSince``.
   public func due(
-    _ requests: [NotificationRequest], after from: Int64, through now: Int64, in zone: TimeZone
+    _ requests: [NotificationRequest], after from: Int64, through now: Int64, in zone: Zone
   )
     -> [DueOccurrence]
   {

@@ -10,7 +10,7 @@ public enum ForwardCheck {
   /// `events` (times of events of the request's kind) inside its look-back window; `nil` when it
   /// should fire (or has no look-back).
   public static func evidence(
-    for request: NotificationRequest, at occurrence: Int64, events: [Timestamp], in zone: TimeZone
+    for request: NotificationRequest, at occurrence: Int64, events: [Timestamp], in zone: Zone
   ) -> Timestamp? {
     guard let lookBack = request.metadata?.lookBack else { return nil }
     let window = lookBack.window(before: occurrence, in: zone)
@@ -50,7 +50,7 @@ public struct Cancellation: Hashable, Sendable {
   /// matches an event, each of its firings in the next 24 hours after `now` whose look-back
   /// window contains the event's time (the design's `cancelMatchingReminders`).
   public static func cancellations(
-    for events: [Event], requests: [NotificationRequest], now: Int64, in zone: TimeZone
+    for events: [Event], requests: [NotificationRequest], now: Int64, in zone: Zone
   ) -> [Cancellation] {
     let keys = Set(events.map(\.kind.key))
     let watching = requests.filter { request in

@@ -9,7 +9,7 @@ public enum WatchSchedule {
 
   /// The first nightly plan strictly after `now` in `zone` (a 03:00 in a daylight-saving gap
   /// moves forward, as every wall-clock time does in docs/time.md).
-  public static func nextPlan(after now: Int64, in zone: TimeZone) -> Int64 {
+  public static func nextPlan(after now: Int64, in zone: Zone) -> Int64 {
     let today = WallClock.localDate(at: now, in: zone)
     let tonight = WallClock.instant(on: today, at: planTime, in: zone)
     return tonight > now
@@ -20,7 +20,7 @@ public enum WatchSchedule {
   /// ring of each unanswered alarm (its firing and how many times it rang), and `nextPlan`.
   public static func nextWake(
     requests: [NotificationRequest], unansweredAlarms: [(occurrence: Int64, rings: Int)],
-    now: Int64, nextPlan: Int64, in zone: TimeZone
+    now: Int64, nextPlan: Int64, in zone: Zone
   ) -> Int64 {
     var wake = nextPlan
     for request in requests {

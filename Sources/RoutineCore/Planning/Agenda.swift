@@ -18,7 +18,7 @@ public enum Agenda {
 
   /// The occurrences of `requests` in `from..<to` in `timeZone`, ordered by time, then identifier.
   public static func items(
-    for requests: [NotificationRequest], from: Int64, to: Int64, in timeZone: TimeZone
+    for requests: [NotificationRequest], from: Int64, to: Int64, in timeZone: Zone
   ) -> [Item] {
     guard from < to else { return [] }
     // The range's days are worked out once for every request.

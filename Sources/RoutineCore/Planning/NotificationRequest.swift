@@ -133,7 +133,7 @@ public enum LookBack: Hashable, Sendable {
   case sameDay
 
   /// The window `[start, occurrence]` of instants for a firing at `occurrence`.
-  public func window(before occurrence: Int64, in zone: TimeZone) -> ClosedRange<Int64> {
+  public func window(before occurrence: Int64, in zone: Zone) -> ClosedRange<Int64> {
     switch self {
     case .hours(let hours):
       return (occurrence - Int64(hours) * 3600)...occurrence

@@ -26,7 +26,7 @@ public struct PlanChange: Sendable {
 public enum Reconciler {
   /// The change that makes the pending requests match `wanted`.
   public static func change(
-    pending: [NotificationRequest], wanted: [NotificationRequest], now: Int64, timeZone: TimeZone,
+    pending: [NotificationRequest], wanted: [NotificationRequest], now: Int64, timeZone: Zone,
     limit: Int = PlannerSettings.pendingLimit
   ) -> PlanChange {
     let others = pending.filter { $0.origin != .learned }

@@ -10,7 +10,7 @@ import Foundation
 extension Trigger {
   /// The first instant strictly after `instant` at which this trigger fires, or `nil` (a
   /// one-time trigger already past).
-  public func nextFire(after instant: Int64, in timeZone: TimeZone) -> Int64? {
+  public func nextFire(after instant: Int64, in timeZone: Zone) -> Int64? {
     switch self {
     case .date(let at):
       return at > instant ? at : nil
@@ -24,7 +24,7 @@ extension Trigger {
 
   /// Every instant in `from..<to` at which this trigger fires, in order. A calendar trigger that
   /// does not repeat fires once, at its first match at or after `from`.
-  public func occurrences(from: Int64, to: Int64, in timeZone: TimeZone) -> [Int64] {
+  public func occurrences(from: Int64, to: Int64, in timeZone: Zone) -> [Int64] {
     guard from < to else { return [] }
     return occurrences(from: from, to: to, days: ZoneDays(timeZone, from: from, to: to))
   }
@@ -75,7 +75,7 @@ extension Trigger {
 
 extension CalendarTrigger {
   /// The instant this trigger fires on the local `date`, or `nil` when it does not match.
-  public func fire(on date: LocalDate, in timeZone: TimeZone) -> Int64? {
+  public func fire(on date: LocalDate, in timeZone: Zone) -> Int64? {
     guard matches(date) else { return nil }
     return WallClock.instant(on: date, at: time, in: timeZone)
   }
@@ -83,7 +83,7 @@ extension CalendarTrigger {
   /// The first instant strictly after `instant` at which this trigger fires, for any distance
   /// ahead: a monthly trigger looks at the months ahead (at most 13 of them), others at the days
   /// (at most nine: a day either side of a week covers every weekday in every zone).
-  public func nextFire(after instant: Int64, in timeZone: TimeZone) -> Int64? {
+  public func nextFire(after instant: Int64, in timeZone: Zone) -> Int64? {
     let today = WallClock.localDate(at: instant, in: timeZone)
     if let dayOfMonth {
       let (year, month, _) = today.adding(days: -1).components

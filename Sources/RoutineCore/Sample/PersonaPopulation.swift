@@ -158,7 +158,7 @@ extension PersonaPopulation.Persona {
   /// Calls `body` with the person's events over `days` days from `start` in `timeZone`, in time
   /// order.
   public func generate(
-    start: LocalDate, days: Int, timeZone: TimeZone, _ body: (Event) throws -> Void
+    start: LocalDate, days: Int, timeZone: Zone, _ body: (Event) throws -> Void
   ) rethrows {
     var random = SplitMix64(seed: seed)
     let enabled = Set(habits.map { $0.name.lowercased() })

@@ -23,10 +23,10 @@ public struct SampleGenerator: Sendable {
     /// How many kinds: the persona's first (up to 12), then synthetic ones.
     public var kinds: Int
     /// The zone the persona lives in (wall-clock times resolve through the time rules).
-    public var timeZone: TimeZone
+    public var timeZone: Zone
 
     /// Options with the given values.
-    public init(seed: UInt64, start: LocalDate, days: Int, kinds: Int, timeZone: TimeZone) {
+    public init(seed: UInt64, start: LocalDate, days: Int, kinds: Int, timeZone: Zone) {
       self.seed = seed
       self.start = start
       self.days = days
@@ -205,7 +205,7 @@ struct TimeOrderedEvents {
   /// Adds the `events` generated for `date` in `zone`, and hands `body` every event held that
   /// comes before the next day's midnight.
   mutating func add(
-    _ events: [Event], generatedFor date: LocalDate, in zone: TimeZone,
+    _ events: [Event], generatedFor date: LocalDate, in zone: Zone,
     to body: (Event) throws -> Void
   ) rethrows {
     pending += events
@@ -228,11 +228,11 @@ struct TimeOrderedEvents {
 struct DayBuilder {
   let date: LocalDate
   var random: SplitMix64
-  let zone: TimeZone
+  let zone: Zone
   let enabled: Set<String>
   var events: [Event] = []
 
-  init(date: LocalDate, random: SplitMix64, zone: TimeZone, enabled: Set<String>) {
+  init(date: LocalDate, random: SplitMix64, zone: Zone, enabled: Set<String>) {
     self.date = date
     self.random = random
     self.zone = zone

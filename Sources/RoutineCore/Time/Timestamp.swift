@@ -18,13 +18,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   /// The instant `date` as read on a clock in `timeZone` (seconds are truncated).
-  public init(_ date: Date, in timeZone: TimeZone) {
+  public init(_ date: Date, in timeZone: Zone) {
     let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
     self.init(
       secondsSince1970: seconds,
-      utcOffsetSeconds: Int32(
-        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
-    )
+      utcOffsetSeconds: Int32(timeZone.offset(at: seconds)))
   }
 
   /// The local wall-clock time as seconds since 1970-01-01T00:00 *local* (no zone applied).
@@ -106,13 +104,13 @@ public struct TimestampParser: Sendable {
   private var local: LocalTimeResolver?
 
   /// A parser with an empty cache; with `zone`, local times are read in that zone.
-  public init(assumingZone zone: TimeZone? = nil) {
+  public init(assumingZone zone: Zone? = nil) {
     local = zone.map(LocalTimeResolver.init)
   }
 
   /// Whether `bytes` are a valid local date and time without an offset (for error messages).
   public static func isLocalTime(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var withZone = TimestampParser(assumingZone: TimeZone(secondsFromGMT: 0))
+    var withZone = TimestampParser(assumingZone: Zone.utc)
     var withoutZone = TimestampParser()
     return withZone.parse(bytes) != nil && withoutZone.parse(bytes) == nil
   }
@@ -203,11 +201,11 @@ public struct TimestampParser: Sendable {
 /// hour resolved: a file of local times is in time order, and resolving each one from scratch
 /// costs several zone look-ups.
 struct LocalTimeResolver: Sendable {
-  let zone: TimeZone
+  let zone: Zone
   private var cachedHour = Int64.min
   private var cachedOffset: Int64 = 0
 
-  init(zone: TimeZone) {
+  init(zone: Zone) {
     self.zone = zone
   }
 

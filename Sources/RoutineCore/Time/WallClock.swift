@@ -32,7 +32,7 @@ public enum WallClock {
 
   /// How the local wall-clock time `localSeconds` (seconds since 1970-01-01T00:00 local, no zone
   /// applied) maps onto instants in `timeZone`.
-  public static func resolve(localSeconds: Int64, in timeZone: TimeZone) -> Resolution {
+  public static func resolve(localSeconds: Int64, in timeZone: Zone) -> Resolution {
     // Every instant whose wall time is `localSeconds` lies in [local - 18h, local + 18h]
     // (offsets never exceed 18 hours). Real zones change offset at most once in any 36 hours,
     // so the offsets at both ends of that range are the only candidates.
@@ -60,7 +60,7 @@ public enum WallClock {
   }
 
   /// The instant the time rules choose for a wall-clock `time` on the local `date` in `timeZone`.
-  public static func instant(on date: LocalDate, at time: TimeOfDay, in timeZone: TimeZone)
+  public static func instant(on date: LocalDate, at time: TimeOfDay, in timeZone: Zone)
     -> Int64
   {
     resolve(localSeconds: localSeconds(on: date, at: time), in: timeZone).instant
@@ -72,12 +72,12 @@ public enum WallClock {
   }
 
   /// The offset of `timeZone` from UTC at `instant`, in seconds.
-  public static func offset(at instant: Int64, in timeZone: TimeZone) -> Int64 {
-    Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+  public static func offset(at instant: Int64, in timeZone: Zone) -> Int64 {
+    timeZone.offset(at: instant)
   }
 
   /// The local calendar date in `timeZone` at `instant`.
-  public static func localDate(at instant: Int64, in timeZone: TimeZone) -> LocalDate {
+  public static func localDate(at instant: Int64, in timeZone: Zone) -> LocalDate {
     let local = Int(instant + offset(at: instant, in: timeZone))
     return LocalDate(daysSince1970: floorDiv(local, 86_400))
   }
@@ -85,7 +85,7 @@ public enum WallClock {
   /// The first instant in `(low, high]` at which `timeZone` has `offset`, by bisection: Foundation's
   /// own transition search differs between platforms, bisection on the offset does not.
   private static func firstInstant(
-    from low: Int64, to high: Int64, withOffset target: Int64, in timeZone: TimeZone
+    from low: Int64, to high: Int64, withOffset target: Int64, in timeZone: Zone
   ) -> Int64 {
     var low = low
     var high = high

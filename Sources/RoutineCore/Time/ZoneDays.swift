@@ -10,7 +10,7 @@ import Foundation
 /// rules, so the results are always those of ``WallClock/instant(on:at:in:)``.
 public struct ZoneDays: Sendable {
   /// The zone.
-  public let zone: TimeZone
+  public let zone: Zone
   /// The first date covered.
   public let first: LocalDate
   /// The last date covered.
@@ -19,7 +19,7 @@ public struct ZoneDays: Sendable {
   private let offsets: [Int32?]
 
   /// The dates on which instants in `from..<to` can fall in `zone`, with a day either side.
-  public init(_ zone: TimeZone, from: Int64, to: Int64) {
+  public init(_ zone: Zone, from: Int64, to: Int64) {
     self.init(
       zone,
       dates: WallClock.localDate(at: from, in: zone).adding(
@@ -29,7 +29,7 @@ public struct ZoneDays: Sendable {
   }
 
   /// The dates `dates` in `zone`.
-  public init(_ zone: TimeZone, dates: ClosedRange<LocalDate>) {
+  public init(_ zone: Zone, dates: ClosedRange<LocalDate>) {
     self.zone = zone
     first = dates.lowerBound
     last = dates.upperBound

@@ -39,12 +39,12 @@ public struct EventFileReader: Sendable {
   public let skipsInvalid: Bool
   /// The zone timestamps without a UTC offset are read in (by the rules of docs/time.md); `nil`
   /// rejects them.
-  public let assumedZone: TimeZone?
+  public let assumedZone: Zone?
 
   /// A reader for `path` (`-` is standard input).
   public init(
     path: String, format: EventFileFormat? = nil, skipsInvalid: Bool = false,
-    assumedZone: TimeZone? = nil
+    assumedZone: Zone? = nil
   ) {
     self.path = path
     self.format = format
@@ -240,7 +240,7 @@ public struct EventFileReader: Sendable {
     var timestamp = ByteScratch()
     var value = ByteScratch()
 
-    init(columns: Columns? = nil, zone: TimeZone?) {
+    init(columns: Columns? = nil, zone: Zone?) {
       self.columns = columns
       timestamps = TimestampParser(assumingZone: zone)
     }
@@ -424,7 +424,7 @@ public struct EventFileReader: Sendable {
     var timestamps: TimestampParser
     var line = 1
 
-    init(zone: TimeZone?) {
+    init(zone: Zone?) {
       timestamps = TimestampParser(assumingZone: zone)
     }
 

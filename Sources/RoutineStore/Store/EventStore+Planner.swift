@@ -126,7 +126,7 @@ extension EventStore {
   /// the pending requests are read and written under the same write lock, so two plans running
   /// at once cannot interleave. With `dryRun`, nothing is written.
   public func reconcile(
-    wanted: [NotificationRequest], now: Int64, timeZone: TimeZone, dryRun: Bool = false
+    wanted: [NotificationRequest], now: Int64, timeZone: Zone, dryRun: Bool = false
   ) throws -> PlanChange {
     try write {
       let change = Reconciler.change(

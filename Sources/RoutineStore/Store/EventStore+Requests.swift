@@ -47,7 +47,7 @@ extension EventStore {
   /// Events older than the longest look-back are skipped by both: a bulk import of history
   /// cancels nothing and raises no alert.
   public func afterLogging(
-    _ events: [Event], now: Int64, in zone: TimeZone, clock: ClockStyle
+    _ events: [Event], now: Int64, in zone: Zone, clock: ClockStyle
   ) throws -> LoggingEffects {
     var effects = LoggingEffects()
     // 48 hours is the longest look-back an activity reminder offers.
