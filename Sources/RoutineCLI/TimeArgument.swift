@@ -56,6 +56,15 @@ enum TimeArgument {
     return (day, time)
   }
 
+  /// A day with or without a time of day, as typed (`2026-04-20`, `tomorrow 09:00`), or a time
+  /// alone (that time today): not resolved to an instant.
+  static func localDate(_ text: String, now: Date, zone: Zone) -> (LocalDate, TimeOfDay?)? {
+    let today = WallClock.localDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: zone)
+    let trimmed = text.trimmingBlanks
+    if let time = time(trimmed) { return (today, time) }
+    return dayAndTime(trimmed, today: today)
+  }
+
   /// "2026-04-20 07:05", "2026-04-20T07:05", "yesterday 23:10", "2026-04-20": a day, then
   /// maybe a time (nil when there is none).
   private static func dayAndTime(_ trimmed: String, today: LocalDate) -> (LocalDate, TimeOfDay?)? {

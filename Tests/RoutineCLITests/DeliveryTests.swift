@@ -413,8 +413,28 @@ struct DeliveryTests {
     _ = deliver(sandbox, at: "2026-05-04T09:00:05+02:00")
     let cleared = sandbox.run(
       "clear", "--delivered", "--json", "--now", "2026-05-04T09:01:00+02:00")
-    #expect(cleared.json["count"] as? Int == 1)
+    #expect(cleared.json["count"] as? Int == 2)
+    #expect(
+      sandbox.run("history", "--now", "2026-05-04T09:01:30+02:00").stdout.hasPrefix(
+        "Nothing in that range"))
     // B's claim stays: delivery looks back over the grace period and must not repeat it.
     #expect(deliver(sandbox, at: "2026-05-04T09:02:00+02:00").stdout.isEmpty)
+  }
+
+  /// Issue 17, 3.3: history cleared at 11:00, then a clock set back to 09:05 (the grace period
+  /// of the 09:00 firing): it is not delivered again.
+  @Test func aFiringClearedFromTheHistoryIsNotDeliveredAgainWhenTheClockGoesBack() {
+    let sandbox = sandbox()
+    #expect(
+      sandbox.run(
+        "reminders", "add", "--text", "Pills", "--at", "09:00", "--now", "2026-05-04T08:00:00+02:00"
+      )
+      .status == 0)
+    #expect(deliver(sandbox, at: "2026-05-04T09:00:30+02:00").stdout.contains("Pills"))
+    #expect(
+      sandbox.run("clear", "--delivered", "--now", "2026-05-04T11:00:00+02:00").status == 0)
+    #expect(deliver(sandbox, at: "2026-05-04T09:05:00+02:00").stdout.isEmpty)
+    // Tomorrow's comes as usual.
+    #expect(deliver(sandbox, at: "2026-05-05T09:00:30+02:00").stdout.contains("Pills"))
   }
 }

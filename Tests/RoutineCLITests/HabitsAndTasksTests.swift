@@ -186,7 +186,9 @@ extension DefinitionsTests {
       text.contains(
         "Thu 2026-05-07 05:30 +02:00  Bins is due: Due Thu 2026-05-07 07:00 (in 90 minutes).\n"))
     let request = try #require(sandbox.requests().first { $0["id"] as? String == "reminder-1" })
-    #expect(Self.fields(request["trigger"]) == ["type": "date", "at": "2026-05-08T16:00:00+02:00"])
+    // A wall-clock time, as the due date is (docs/reminders.md, "Tasks").
+    #expect(
+      Self.fields(request["trigger"]) == ["type": "local", "date": "2026-05-08", "time": "16:00"])
     #expect(sandbox.reminders()["reminder-1"]?["repeating"] as? Bool == false)
     // A task reminder fires --before the due date: no time of its own.
     let at = sandbox.run("reminders", "add", "--task", "Bins", "--at", "10:00")

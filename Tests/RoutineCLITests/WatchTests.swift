@@ -7,7 +7,7 @@ import Testing
 
 /// A sink that remembers what it was given.
 final class RecordingSink: NotificationSink, @unchecked Sendable {
-  let name = "recording"
+  let kind = SinkKind.exec
   private(set) var delivered: [DeliveredNotification] = []
 
   func deliver(_ notification: DeliveredNotification) throws -> String? {

@@ -26,9 +26,11 @@ struct CancellationTests {
   static func cancellation(_ id: String, at: String, reminder: String, _ event: Event)
     -> Cancellation
   {
-    Cancellation(
-      occurrence: Occurrence(requestID: id, at: epoch(at)), reminderID: reminder,
-      eventKind: event.kind.name, eventAt: event.timestamp)
+    let firing = stamp(at)
+    return Cancellation(
+      occurrence: Occurrence(requestID: id, at: firing.secondsSince1970), reminderID: reminder,
+      eventKind: event.kind.name, eventAt: event.timestamp,
+      slot: FiringSlot(date: firing.localDate, time: firing.timeOfDay))
   }
 
   static func request(_ id: String) -> NotificationRequest {
@@ -134,7 +136,9 @@ struct CancellationTests {
     let requests = planned(
       [text, task],
       tasks: [
-        TodoTask(id: "task-1", name: EventKind("Workout")!, due: stamp("2026-05-04T19:00+02:00"))
+        TodoTask(
+          id: "task-1", name: EventKind("Workout")!,
+          due: DueTime(date: date(2026, 5, 4), time: wallTime("19:00")))
       ])
     #expect(requests.count == 2)
     let workout = event("Workout", at: "2026-05-04T10:00+02:00")

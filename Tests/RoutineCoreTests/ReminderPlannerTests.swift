@@ -377,16 +377,19 @@ struct ReminderPlannerTests {
 
   // MARK: Tasks
 
+  /// A task due at the wall-clock time `due` (its local reading).
   static func taxReturn(due: String, doneAt: String? = nil) -> TodoTask {
-    TodoTask(
-      id: "task-1", name: EventKind("Tax return")!, due: stamp(due), doneAt: doneAt.map(stamp))
+    let due = stamp(due)
+    return TodoTask(
+      id: "task-1", name: EventKind("Tax return")!,
+      due: DueTime(date: due.localDate, time: due.timeOfDay), doneAt: doneAt.map(stamp))
   }
 
   @Test func aTaskReminderFiresItsOffsetBeforeTheDueDateAndFollowsTheDueDate() throws {
     let reminder = Reminder(id: "reminder-10", kind: .task, link: "task-1", minutesBefore: 1440)
     let first = try requests(reminder, task: Self.taxReturn(due: "2026-05-08T17:00+02:00"))
     #expect(first.map(\.id) == ["reminder-10"])
-    #expect(first.first?.trigger == .date(epoch("2026-05-07T17:00+02:00")))
+    #expect(first.first?.trigger == .local(date(2026, 5, 7), wallTime("17:00")))
     #expect(first.first?.title == "Tax return is due")
     #expect(first.first?.body == "Due Fri 2026-05-08 17:00 (in 1 day).")
     #expect(first.first?.category == .taskReminder)
@@ -394,7 +397,7 @@ struct ReminderPlannerTests {
     #expect(first.first?.metadata?.lookBack == nil)
     // The due date moves: so does the reminder (docs/reminders.md: next Sun 2026-05-10 12:00).
     let moved = try requests(reminder, task: Self.taxReturn(due: "2026-05-11T12:00+02:00"))
-    #expect(moved.first?.trigger == .date(epoch("2026-05-10T12:00+02:00")))
+    #expect(moved.first?.trigger == .local(date(2026, 5, 10), wallTime("12:00")))
     #expect(moved.first?.body == "Due Mon 2026-05-11 12:00 (in 1 day).")
   }
 
@@ -410,7 +413,8 @@ struct ReminderPlannerTests {
   ) throws {
     let reminder = Reminder(id: "reminder-10", kind: .task, link: "task-1", minutesBefore: minutes)
     let made = try requests(reminder, task: Self.taxReturn(due: "2026-05-08T17:00+02:00"))
-    #expect(made.first?.trigger == .date(epoch(fires)))
+    let firing = stamp(fires)
+    #expect(made.first?.trigger == .local(firing.localDate, firing.timeOfDay))
     #expect(made.first?.body == "Due Fri 2026-05-08 17:00 (\(lead)).")
   }
 

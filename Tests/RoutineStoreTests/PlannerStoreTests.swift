@@ -101,9 +101,17 @@ struct PlannerStoreTests {
     }
     #expect(try store.clearRequests(origin: .learned) == 1)
     #expect(try store.requests().map(\.id) == ["outlier_1"])
-    // Only what is older than the cut goes: newer claims keep firings from repeating.
-    #expect(try store.clearDeliveries(before: 1_500) == 1)
-    #expect(try store.deliveries().map(\.occurrence.at) == [2_000])
+    // The history is forgotten; a week's claims stay, without their words, so that a clock set
+    // back cannot deliver a firing again; older ones go.
+    let now: Int64 = 2_000 + DeliveryPolicy.horizonSeconds + 86_400 - 500
+    #expect(try store.clearDeliveries(now: now) == 2)
+    #expect(try store.deliveries().isEmpty)
+    let again = try store.claim(
+      DueOccurrence(
+        request: request("routine_A", trigger: .date(2_000)),
+        occurrence: Occurrence(requestID: "routine_A", at: 2_000), attempt: 0, dueAt: 2_000),
+      outcome: .delivered, late: false, reason: nil, sink: "stdout", at: now)
+    #expect(again == nil)
     #expect(try store.clearRequests() == 1)
     #expect(try store.requests().isEmpty)
   }

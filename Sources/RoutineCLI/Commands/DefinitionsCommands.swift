@@ -17,10 +17,13 @@ enum Definitions {
     return .object(members)
   }
 
+  /// A task: `due` is the instant it is due in `zone` (a wall-clock due time there, or the
+  /// pinned instant with its own offset), `pinned` whether it is an instant.
   static func taskJSON(_ task: TodoTask, zone: Zone) -> JSON {
     .object([
       ("id", .string(task.id)), ("name", .string(task.name.name)),
-      ("due", .string(task.due.iso8601)), ("done", .optional(task.doneAt?.iso8601)),
+      ("due", .string(task.due.timestamp(in: zone).iso8601)), ("pinned", .bool(task.due.isPinned)),
+      ("done", .optional(task.doneAt?.iso8601)),
     ])
   }
 
@@ -137,11 +140,17 @@ enum Definitions {
           throw FieldError(field: "\(field).name", message: "expected a name, found an empty one")
         }
         let dueText = try string(item["due"], "\(field).due") ?? ""
-        guard let due = Timestamp(iso8601: dueText) else {
+        guard let stamp = Timestamp(iso8601: dueText) else {
           throw FieldError(
             field: "\(field).due",
             message: "expected \(Timestamp.expectedFormat), found '\(dueText)'")
         }
+        // A wall-clock due time is written with the offset it had where it was exported: its
+        // local reading is the due time.
+        let pinned = item["pinned"] as? Bool ?? false
+        let due =
+          pinned
+          ? DueTime(pinnedTo: stamp) : DueTime(date: stamp.localDate, time: stamp.timeOfDay)
         var done: Timestamp?
         if let text = try string(item["done"], "\(field).done", optional: true) {
           guard let parsed = Timestamp(iso8601: text) else {

@@ -16,28 +16,30 @@ enum SinkOptions {
 
   /// The sink the options name.
   static func sink(_ context: Context) throws -> NotificationSink {
-    let name = context.arguments.value("sink") ?? "stdout"
+    let name = context.arguments.value("sink") ?? SinkKind.stdout.rawValue
+    guard let kind = SinkKind(rawValue: name) else {
+      let names = SinkKind.allCases.map(\.rawValue)
+      throw UsageError(
+        "--sink: expected \(names.dropLast().joined(separator: ", ")) or \(names.last!), found '\(name)'"
+          + Suggestion.clause(for: name, among: names),
+        command: context.command)
+    }
     let command = context.arguments.value("exec")
-    if command != nil, name != "exec" {
+    if command != nil, kind != .exec {
       throw UsageError("--exec goes with --sink exec", command: context.command)
     }
-    switch name {
-    case "stdout":
+    switch kind {
+    case .stdout:
       return StandardOutputSink(output: context.output)
-    case "exec":
+    case .exec:
       guard let command, !command.isEmpty else {
         throw UsageError("--sink exec needs --exec CMD", command: context.command)
       }
       return ExecSink(
         command: command, environment: context.environment.variables, errors: context.errors)
-    case "notify-send":
+    case .notifySend:
       return try NotifySendSink.make(
         environment: context.environment.variables, storePath: try context.storePath())
-    default:
-      throw UsageError(
-        "--sink: expected stdout, exec or notify-send, found '\(name)'"
-          + Suggestion.clause(for: name, among: ["stdout", "exec", "notify-send"]),
-        command: context.command)
     }
   }
 }
@@ -78,7 +80,7 @@ enum DeliverCommand: Command {
   static func show(
     _ report: Deliverer.Report, sink: NotificationSink, store: EventStore, context: Context
   ) throws {
-    if sink.name != "stdout" {
+    if sink.kind.reportsDeliveries {
       let zone = try context.userTimeZone(try store.settings())
       for record in report.delivered {
         let at = TimeArgument.stamp(record.occurrence.at, zone)

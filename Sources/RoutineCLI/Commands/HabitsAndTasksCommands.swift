@@ -258,7 +258,7 @@ enum TasksCommand: Command {
     for task in tasks {
       let linked = reminders.filter { $0.link == task.id }.map(\.id)
       context.output.line(
-        "  \(task.id)  \(TerminalText.escaped(task.name.name))  due \(EventFormatting.localDateTime(task.due))"
+        "  \(task.id)  \(TerminalText.escaped(task.name.name))  due \(TasksCommand.text(task.due))"
           + (task.doneAt.map { "  done \(EventFormatting.localDateTime($0))" } ?? "")
           + (linked.isEmpty ? "" : "  reminders: \(linked.joined(separator: ", "))"))
     }
@@ -267,18 +267,33 @@ enum TasksCommand: Command {
 
   /// A due date already past is taken (a task can be late), with a warning: its reminders
   /// will not fire.
-  static func warnIfPast(_ due: Timestamp, _ context: Context) throws {
-    guard due.secondsSince1970 <= (try context.nowSeconds()) else { return }
-    context.warn(
-      "\(EventFormatting.localDateTime(due)) has passed, so its reminders will not fire")
+  static func warnIfPast(_ due: DueTime, zone: Zone, _ context: Context) throws {
+    guard due.instant(in: zone) <= (try context.nowSeconds()) else { return }
+    context.warn("\(text(due)) has passed, so its reminders will not fire")
   }
 
-  /// The `--due` option in the user's zone.
-  static func due(_ context: Context, zone: Zone) throws -> Timestamp? {
+  /// `Fri 2026-03-27 12:00`, with the offset of a pinned instant: `Fri 2026-03-27 12:00
+  /// (+00:00)`.
+  static func text(_ due: DueTime) -> String {
+    "\(due.date.weekdayName) \(due.date) \(EventFormatting.clock(due.time))"
+      + (due.pinnedOffset.map {
+        " (\(Timestamp(secondsSince1970: 0, utcOffsetSeconds: $0).offsetText))"
+      } ?? "")
+  }
+
+  /// The `--due` option: a wall-clock time in the user's zone (a date alone is
+  /// ``DueTime/defaultTime`` that day; a time alone, today), or an instant when it has an offset.
+  static func due(_ context: Context, zone: Zone) throws -> DueTime? {
     guard let text = context.arguments.value("due") else { return nil }
-    return try TimeArgument.parse(
-      text, option: "due", now: try context.requireNow(), zone: zone, timeOfDay: .today,
-      command: context.command)
+    let now = try context.requireNow()
+    if let stamp = Timestamp(iso8601: text.trimmingBlanks) { return DueTime(pinnedTo: stamp) }
+    if let (date, time) = TimeArgument.localDate(text, now: now, zone: zone) {
+      return DueTime(date: date, time: time ?? DueTime.defaultTime)
+    }
+    // Anything else is refused with the message every time option gives.
+    let stamp = try TimeArgument.parse(
+      text, option: "due", now: now, zone: zone, timeOfDay: .today, command: context.command)
+    return DueTime(date: stamp.localDate, time: stamp.timeOfDay)
   }
 }
 
@@ -298,13 +313,13 @@ enum TasksAddCommand: Command {
     }
     try context.writing { store, _, zone in
       let due = try TasksCommand.due(context, zone: zone)!
-      try TasksCommand.warnIfPast(due, context)
+      try TasksCommand.warnIfPast(due, zone: zone, context)
       let added = try store.addTask(TodoTask(id: "", name: name, due: due))
       if context.isJSON {
         context.output.line(JSON.object([("id", .string(added.id))]).serialized())
       } else {
         context.output.line(
-          "Added \(added.id): \(TerminalText.escaped(name.name)), due \(EventFormatting.localDateTime(due))."
+          "Added \(added.id): \(TerminalText.escaped(name.name)), due \(TasksCommand.text(due))."
         )
       }
       try context.output.deliver()
@@ -337,12 +352,12 @@ enum TasksEditCommand: Command {
       }
       if let due = try TasksCommand.due(context, zone: zone) {
         task.due = due
-        if task.doneAt == nil { try TasksCommand.warnIfPast(due, context) }
+        if task.doneAt == nil { try TasksCommand.warnIfPast(due, zone: zone, context) }
       }
       if context.arguments.flag("undone") { task.doneAt = nil }
       try store.updateTask(task)
       context.output.line(
-        "Changed \(task.id): \(TerminalText.escaped(task.name.name)), due \(EventFormatting.localDateTime(task.due))."
+        "Changed \(task.id): \(TerminalText.escaped(task.name.name)), due \(TasksCommand.text(task.due))."
       )
       try context.output.deliver()
     }

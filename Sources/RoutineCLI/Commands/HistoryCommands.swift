@@ -293,8 +293,9 @@ enum WhyCommand: Command {
       let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
       for request in requests {
         lines.append("\(request.id): \(WhyCommand.origin(request)).")
-        if let next = request.trigger.nextFire(after: now, in: zone) {
-          let when = EventFormatting.localDateTime(TimeArgument.stamp(next, zone))
+        if let firing = request.trigger.nextFiring(after: now, in: zone) {
+          let next = firing
+          let when = EventFormatting.localDateTime(TimeArgument.stamp(firing.at, zone))
           if let reason = skips.reason(request, at: next) {
             lines.append("  next \(when): will be skipped: \(reason).")
           } else {

@@ -19,12 +19,17 @@ enum PendingCommand: Command {
         try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
       )
     }
+    let firings = pending.map { ($0, $0.trigger.nextFiring(after: now, in: zone)) }
     let requests =
-      pending
-      .map { ($0, $0.trigger.nextFire(after: now, in: zone) ?? Int64.max) }
+      firings
+      .map { ($0.0, $0.1?.at ?? Int64.max, $0.1) }
       .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+      .map { ($0.0, $0.1) }
+    let nextFirings = Dictionary(
+      firings.compactMap { request, firing in firing.map { (request.id, $0) } },
+      uniquingKeysWith: { first, _ in first })
     func skipped(_ request: NotificationRequest, _ next: Int64) -> String? {
-      next == Int64.max ? nil : skips.reason(request, at: next)
+      nextFirings[request.id].flatMap { skips.reason(request, at: $0) }
     }
     if context.isJSON {
       context.output.line(
@@ -118,7 +123,7 @@ enum AgendaCommand: Command {
                   ("id", .string(item.request.id)),
                   ("category", .string(item.request.category.rawValue)),
                   ("title", .string(item.request.title)), ("body", .string(item.request.body)),
-                  ("skipped", .optional(skips.reason(item.request, at: item.at))),
+                  ("skipped", .optional(skips.reason(item.request, at: item.firing))),
                 ])
               })
           )
@@ -139,7 +144,7 @@ enum AgendaCommand: Command {
       var line =
         "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))  "
         + (words[item.request.id] ?? "")
-      if let reason = skips.reason(item.request, at: item.at) {
+      if let reason = skips.reason(item.request, at: item.firing) {
         line += " (skipped: \(TerminalText.escaped(reason)))"
       }
       context.output.line(line)
@@ -161,7 +166,7 @@ enum ClearCommand: Command {
       .flag("learned", "Remove the learned requests (those 'routine plan' made)."),
       .flag(
         "delivered",
-        "Forget the history of delivered notifications (the last grace period's stays; answers stay)."
+        "Forget the history of delivered notifications (answers stay; which firings came is kept for a week, without their words, so none comes twice)."
       ),
     ],
     oneOf: ["all", "learned", "delivered"],
@@ -194,9 +199,7 @@ enum ClearCommand: Command {
       case "all": try answer(try store.clearRequests())
       case "learned": try answer(try store.clearRequests(origin: .learned))
       default:
-        // The grace period's claims stay: they keep those firings from being delivered again.
-        let cut = try context.nowSeconds() - Int64(try store.settings().graceMinutes + 1) * 60
-        try answer(try store.clearDeliveries(before: cut))
+        try answer(try store.clearDeliveries(now: try context.nowSeconds()))
       }
     }
     return .ok

@@ -137,8 +137,8 @@ enum RemindersCommand: Command {
         let task = tasks.first { $0.id == reminder.link }
         let mine = requests.filter { $0.metadata?.reminderID == reminder.id }
         let next = mine.compactMap { request in
-          request.trigger.nextFire(after: now, in: zone).map { (request, $0) }
-        }.min { $0.1 < $1.1 }
+          request.trigger.nextFiring(after: now, in: zone).map { (request, $0) }
+        }.min { $0.1.at < $1.1.at }
         let skipped = next.flatMap { skips.reason($0.0, at: $0.1) }
         let cancelled = cancellations.filter {
           $0.cancellation.reminderID == reminder.id && $0.restoredAt == nil
@@ -147,7 +147,8 @@ enum RemindersCommand: Command {
           (
             reminder, ReminderFormatting.subject(reminder, habit: habit, task: task),
             ReminderFormatting.schedule(reminder, habit: habit, task: task),
-            ReminderFormatting.isRepeating(reminder) ? "repeating" : "one-time", next?.1, skipped,
+            ReminderFormatting.isRepeating(reminder) ? "repeating" : "one-time", next?.1.at,
+            skipped,
             cancelled
           ))
       }
@@ -345,7 +346,7 @@ enum RemindersShowCommand: Command {
                 .object([
                   ("at", .string(TimeArgument.stamp(item.at, zone).iso8601)),
                   ("id", .string(item.request.id)),
-                  ("skipped", .optional(skips.reason(item.request, at: item.at))),
+                  ("skipped", .optional(skips.reason(item.request, at: item.firing))),
                 ])
               })
           ),
@@ -404,7 +405,7 @@ enum RemindersShowCommand: Command {
       for item in upcoming {
         var line =
           "  next        \(EventFormatting.localDateTime(TimeArgument.stamp(item.at, zone)))"
-        if let reason = skips.reason(item.request, at: item.at) {
+        if let reason = skips.reason(item.request, at: item.firing) {
           line += " skipped: \(TerminalText.escaped(reason))"
         }
         output.line(line)

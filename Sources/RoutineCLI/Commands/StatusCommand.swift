@@ -67,14 +67,14 @@ struct StatusSummary {
 
   init(
     requests: [NotificationRequest], now: Int64, zone: Zone,
-    skipped: (NotificationRequest, Int64) -> String?
+    skipped: (NotificationRequest, Firing) -> String?
   ) {
     let date = WallClock.localDate(at: now, in: zone)
     let midnight = WallClock.instant(on: date, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
     let tomorrow = WallClock.instant(
       on: date.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
     for item in Agenda.items(for: requests, from: midnight, to: tomorrow, in: zone) {
-      if skipped(item.request, item.at) != nil {
+      if skipped(item.request, item.firing) != nil {
         skippedToday += 1
         continue
       }
@@ -89,11 +89,13 @@ struct StatusSummary {
     for request in requests {
       var after = max(now, tomorrow - 1)
       for _ in 0..<8 {
-        guard let at = request.trigger.nextFire(after: after, in: zone), at < now + 31 * 86_400
+        guard let firing = request.trigger.nextFiring(after: after, in: zone),
+          firing.at < now + 31 * 86_400
         else { break }
-        if skipped(request, at) == nil {
+        let at = firing.at
+        if skipped(request, firing) == nil {
           if next.map({ (at, request.id) < ($0.at, $0.request.id) }) ?? true {
-            next = Agenda.Item(at: at, request: request)
+            next = Agenda.Item(at: at, request: request, slot: firing.slot)
           }
           break
         }

@@ -107,7 +107,7 @@ struct Watcher {
         now: Date(timeIntervalSince1970: Double(time)), dryRun: false, context: context
       ).change
     }
-    guard sink.name != "stdout" else { return }
+    guard sink.kind.reportsDeliveries else { return }
     context.output.line(
       "planned: \(change.added.count) added, \(change.replaced.count) replaced, "
         + "\(change.removed.count) removed, \(change.kept.count) kept")

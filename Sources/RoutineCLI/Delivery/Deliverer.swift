@@ -55,7 +55,9 @@ struct Deliverer {
     return report
   }
 
-  /// Claims every due firing, in one transaction; returns the ones to deliver.
+  /// Claims every due firing, in one transaction; returns the ones to deliver. The core decides
+  /// (``DeliveryPolicy``): what is due since the last run's wall clock, and what becomes of each
+  /// firing from the facts gathered here; the claim makes each slot's decision once.
   private func claim(sink: NotificationSink, now: Int64, report: inout Report) throws -> (
     [DeliveryRecord], Zone
   ) {
@@ -65,63 +67,42 @@ struct Deliverer {
       let clock = context.clockStyle(settings)
       let policy = DeliveryPolicy(graceMinutes: settings.graceMinutes)
       let requests = try store.pendingRequests(clock: clock)
-      let checked = try store.state(Deliverer.watermark).flatMap { Int64($0) }
-      let from = policy.start(checkedUntil: checked, now: now)
-      var due = policy.due(requests, after: from, through: now, in: zone)
+      let checked = try Deliverer.watermark(store, in: zone)
+      var due = policy.due(requests, checked: checked, now: now, in: zone)
       // Unanswered alarms ring again.
+      let byID = Dictionary(requests.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       for alarm in try store.unansweredAlarms(since: now - 86_400) {
-        guard
-          let next = DeliveryPolicy.realert(
-            after: alarm.occurrence.at, attempts: alarm.attempt + 1),
-          next <= now
-        else { continue }
-        let request = requests.first { $0.id == alarm.occurrence.requestID } ?? alarm.request
-        due.append(
-          DueOccurrence(
-            request: request, occurrence: alarm.occurrence, attempt: alarm.attempt + 1,
-            dueAt: next))
+        if let ring = DeliveryPolicy.ringAgain(
+          alarm.due, current: byID[alarm.occurrence.requestID], now: now)
+        {
+          due.append(ring)
+        }
       }
-      var cancellations: [Occurrence: StoredCancellation] = [:]
-      for stored in try store.cancellations(from: from - 86_400) {
-        cancellations[stored.cancellation.occurrence] = stored
-      }
+      let cancellations = CancellationIndex(
+        try store.cancellations(
+          from: policy.start(checkedUntil: checked?.instant, now: now) - 86_400))
       var claimed: [DeliveryRecord] = []
       for item in due {
-        var cancelled: String?
-        var suppressed: String?
-        var note: String?
-        let stored = item.attempt == 0 ? cancellations[item.occurrence] : nil
-        // A restored cancellation means: fire, whatever the log says.
-        let restored = stored?.restoredAt != nil
-        if let stored, !restored {
-          cancelled = ForwardCheck.reason(
-            kind: stored.cancellation.eventKind, at: stored.cancellation.eventAt, clock: clock)
-        }
-        if item.attempt == 0, !restored, cancelled == nil,
-          let metadata = item.request.metadata, let lookBack = metadata.lookBack,
-          let kind = EventKind(metadata.eventKind)
+        var facts = FiringFacts(cancellation: cancellations[item])
+        if item.attempt == 0, facts.cancellation == nil, let metadata = item.request.metadata,
+          let lookBack = metadata.lookBack, let kind = EventKind(metadata.eventKind)
         {
           let window = lookBack.window(before: item.occurrence.at, in: zone)
           do {
-            let times = try store.eventTimes(
-              of: kind, from: window.lowerBound, to: window.upperBound)
-            if let evidence = ForwardCheck.evidence(
-              for: item.request, at: item.occurrence.at, events: times, in: zone)
-            {
-              suppressed = ForwardCheck.reason(kind: kind.name, at: evidence, clock: clock)
-            }
+            facts.events = .found(
+              try store.eventTimes(of: kind, from: window.lowerBound, to: window.upperBound))
           } catch {
-            // Fail-safe: a reminder that cannot be checked fires, and the reason is kept.
-            note = "the log could not be read (\(ErrorReport.describe(error).1)); delivered anyway"
+            facts.events = .unreadable(ErrorReport.describe(error).1)
           }
         }
-        let outcome = policy.outcome(
-          for: item, now: now, cancelledBecause: cancelled, suppressedBecause: suppressed)
+        guard
+          let (outcome, note) = policy.decide(item, facts: facts, now: now, in: zone, clock: clock)
+        else { continue }
         let record: DeliveryRecord?
         switch outcome {
         case .deliver(let late):
           record = try store.claim(
-            item, outcome: .sending, late: late, reason: note, sink: sink.name, at: now)
+            item, outcome: .sending, late: late, reason: note, sink: sink.kind.rawValue, at: now)
           if let record { claimed.append(record) }
         case .missed:
           let minutes = (now - item.dueAt) / 60
@@ -138,29 +119,60 @@ struct Deliverer {
             item, outcome: .cancelled, late: false, reason: reason, sink: nil, at: now)
         }
         if let record, record.outcome != .sending { report.skipped.append(record) }
-        // A one-time request (a snooze or outlier alert) is done once its firing is claimed.
-        if record != nil, item.attempt == 0, item.request.origin != .learned,
-          item.request.origin != .reminder, !item.request.trigger.repeats
-        {
+        if record != nil, DeliveryPolicy.usesUp(item) {
           try store.cancelRequest(id: item.request.id)
         }
       }
-      try store.setState(Deliverer.watermark, "\(now)")
+      try Deliverer.setWatermark(store, DeliveryWatermark(instant: now, in: zone))
       try store.removeExpiredCancellations(before: now - 86_400)
       return (claimed, zone)
     }
   }
 
+  /// How far delivery has looked (``DeliveryWatermark``); a store from before the wall clock
+  /// was kept has only the instant, read in today's zone.
+  static func watermark(_ store: EventStore, in zone: Zone) throws -> DeliveryWatermark? {
+    guard let instant = try store.state(Deliverer.watermark).flatMap({ Int64($0) }) else {
+      return nil
+    }
+    guard let local = try store.state(Deliverer.watermarkLocal).flatMap({ Int64($0) }) else {
+      return DeliveryWatermark(instant: instant, in: zone)
+    }
+    return DeliveryWatermark(instant: instant, localSeconds: local)
+  }
+
+  /// Records how far delivery has looked.
+  static func setWatermark(_ store: EventStore, _ watermark: DeliveryWatermark) throws {
+    try store.setState(Deliverer.watermark, "\(watermark.instant)")
+    try store.setState(Deliverer.watermarkLocal, "\(watermark.localSeconds)")
+  }
+
+  /// The state key of the wall clock delivery last read (naive local seconds).
+  static let watermarkLocal = "deliver.checkedLocal"
+
   /// The state key of how far delivery has looked.
   static let watermark = "deliver.checkedUntil"
 }
 
-extension Trigger {
-  /// Whether it fires more than once.
-  var repeats: Bool {
-    switch self {
-    case .calendar(let calendar): calendar.repeats
-    case .date, .local: false
+/// The stored cancellations, found by a firing's slot (so that a cancellation made before a
+/// change of zone still holds for the same local date and time) or, for an instant, by the
+/// instant.
+struct CancellationIndex {
+  private var bySlot: [String: [FiringSlot: StoredCancellation]] = [:]
+  private var byOccurrence: [Occurrence: StoredCancellation] = [:]
+
+  init(_ stored: [StoredCancellation]) {
+    for item in stored {
+      byOccurrence[item.cancellation.occurrence] = item
+      if let slot = item.cancellation.slot {
+        bySlot[item.cancellation.occurrence.requestID, default: [:]][slot] = item
+      }
     }
+  }
+
+  /// The cancellation of `due`'s firing, if one was recorded.
+  subscript(due: DueOccurrence) -> StoredCancellation? {
+    if let slot = due.slot, let found = bySlot[due.occurrence.requestID]?[slot] { return found }
+    return byOccurrence[due.occurrence]
   }
 }

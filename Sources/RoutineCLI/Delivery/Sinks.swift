@@ -32,7 +32,7 @@ func notificationJSON(_ notification: DeliveredNotification) -> JSON {
 /// `--sink stdout`: one JSON object per line on standard output.
 struct StandardOutputSink: NotificationSink {
   let output: Output
-  let name = "stdout"
+  let kind = SinkKind.stdout
 
   func deliver(_ notification: DeliveredNotification) throws -> String? {
     output.line(notificationJSON(notification).compact())
@@ -61,7 +61,7 @@ struct ExecSink: NotificationSink {
   let environment: [String: String]
   /// Where the command's own error output goes: routine's, so that a cron log keeps it.
   let errors: Output
-  let name = "exec"
+  let kind = SinkKind.exec
   /// How long a command may take.
   static let timeout: TimeInterval = 120
 
@@ -118,7 +118,7 @@ struct NotifySendSink: NotificationSink {
   /// routine itself, to start the process that waits for the answer.
   let routine: String
   let storePath: String
-  let name = "notify-send"
+  let kind = SinkKind.notifySend
   /// Whether the desktop session can show a notification: asked once per run, when the first
   /// notification is due. A run with nothing due starts no process, and cron running every
   /// minute while nobody is logged in fills no log.

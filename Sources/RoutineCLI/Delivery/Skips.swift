@@ -2,11 +2,13 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// Which upcoming firings will be skipped, and why: a cancellation recorded when the activity was
-/// logged, or (for a firing whose look-back window has begun) an event already in the window.
-/// `agenda` and `pending` say so; delivery decides at fire time by the same rules.
+/// Which upcoming firings will be skipped, and why, by the decision delivery makes
+/// (``DeliveryPolicy/skip(_:facts:in:clock:)``): a slot already handled (before a change of
+/// zone), a cancellation recorded when the activity was logged, or (for a firing whose look-back
+/// window has begun) an event already in the window. `agenda` and `pending` say so.
 struct Skips {
-  private var cancelled: [Occurrence: StoredCancellation] = [:]
+  private let cancellations: CancellationIndex
+  private var handled: [String: [FiringSlot: Int64]] = [:]
   private var recent: [String: [Timestamp]] = [:]
   private let now: Int64
   private let zone: Zone
@@ -22,10 +24,12 @@ struct Skips {
     self.now = now
     self.zone = zone
     self.clock = clock
-    guard let store else { return }
-    for stored in try store.cancellations(from: now - 86_400) {
-      cancelled[stored.cancellation.occurrence] = stored
+    guard let store else {
+      cancellations = CancellationIndex([])
+      return
     }
+    cancellations = CancellationIndex(try store.cancellations(from: now - 86_400))
+    handled = try store.handledSlots(since: WallClock.localDate(at: now, in: zone).adding(days: -1))
     // Look-backs reach at most 48 hours back.
     var kinds = Set<String>()
     for request in requests where request.metadata?.lookBack != nil {
@@ -36,20 +40,29 @@ struct Skips {
     }
   }
 
-  /// Why the firing of `request` at `at` will be skipped, or `nil` when it fires.
-  func reason(_ request: NotificationRequest, at: Int64) -> String? {
-    let occurrence = Occurrence(requestID: request.id, at: at)
-    if let stored = cancelled[occurrence] {
-      guard stored.restoredAt == nil else { return nil }
-      return ForwardCheck.reason(
-        kind: stored.cancellation.eventKind, at: stored.cancellation.eventAt, clock: clock)
-    }
-    guard let metadata = request.metadata, let lookBack = metadata.lookBack,
+  /// Why the firing of `request` at `firing` will be skipped, or `nil` when it fires.
+  func reason(_ request: NotificationRequest, at firing: Firing) -> String? {
+    let due = DueOccurrence(
+      request: request, occurrence: Occurrence(requestID: request.id, at: firing.at), attempt: 0,
+      dueAt: firing.at, slot: firing.slot)
+    var facts = FiringFacts(cancellation: cancellations[due])
+    if let slot = firing.slot { facts.handledAt = handled[request.id]?[slot] }
+    // The window of a firing further ahead has not begun: nothing logged can count yet.
+    if let metadata = request.metadata, let lookBack = metadata.lookBack,
       let key = EventKind(metadata.eventKind)?.key,
-      lookBack.window(before: at, in: zone).lowerBound <= now,
-      let evidence = ForwardCheck.evidence(
-        for: request, at: at, events: recent[key] ?? [], in: zone)
-    else { return nil }
-    return ForwardCheck.reason(kind: metadata.eventKind, at: evidence, clock: clock)
+      lookBack.window(before: firing.at, in: zone).lowerBound <= now
+    {
+      facts.events = .found(recent[key] ?? [])
+    }
+    switch DeliveryPolicy.skip(due, facts: facts, in: zone, clock: clock).skip {
+    case nil: return nil
+    case .cancelled(let reason), .suppressed(let reason): return reason
+    case .alreadyHandled(let at):
+      // The slot came in another zone: say when that was on today's clock.
+      let came = TimeArgument.stamp(at, zone)
+      let slot = clock.format(firing.slot?.time ?? came.timeOfDay)
+      return
+        "this day's \(slot) came already, at \(clock.format(came.timeOfDay)) (\(came.offsetText)), before the time zone changed"
+    }
   }
 }

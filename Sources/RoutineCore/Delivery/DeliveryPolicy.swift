@@ -10,13 +10,20 @@ public struct DueOccurrence: Hashable, Sendable {
   public var attempt: Int
   /// When this attempt is due (the firing, or a re-delivery after it).
   public var dueAt: Int64
+  /// The local date and wall-clock time the firing belongs to (`nil` for an instant: a snooze or
+  /// outlier alert). A slot is delivered at most once, whatever the zone did in between.
+  public var slot: FiringSlot?
 
   /// A due firing.
-  public init(request: NotificationRequest, occurrence: Occurrence, attempt: Int, dueAt: Int64) {
+  public init(
+    request: NotificationRequest, occurrence: Occurrence, attempt: Int, dueAt: Int64,
+    slot: FiringSlot? = nil
+  ) {
     self.request = request
     self.occurrence = occurrence
     self.attempt = attempt
     self.dueAt = dueAt
+    self.slot = slot
   }
 }
 
@@ -30,6 +37,72 @@ public enum DeliveryOutcome: Hashable, Sendable {
   case suppressed(reason: String)
   /// Skipped by a cancellation recorded when the activity was logged.
   case cancelled(reason: String)
+}
+
+/// How far delivery has looked: the instant of the last run, and the wall clock it read then in
+/// the user's zone of that run.
+///
+/// The wall clock is what makes a trip safe: the firings a run has handled are those whose
+/// local date and time had come on its clock, so after a change of zone the next run takes up
+/// exactly the slots whose wall-clock time had not come yet (docs/delivery.md).
+public struct DeliveryWatermark: Hashable, Sendable {
+  /// Seconds since 1970 UTC.
+  public var instant: Int64
+  /// The wall clock at ``instant`` as naive local seconds (no zone applied).
+  public var localSeconds: Int64
+
+  /// A watermark.
+  public init(instant: Int64, localSeconds: Int64) {
+    self.instant = instant
+    self.localSeconds = localSeconds
+  }
+
+  /// The watermark of a run at `instant` in `zone`.
+  public init(instant: Int64, in zone: Zone) {
+    self.init(instant: instant, localSeconds: instant + zone.offset(at: instant))
+  }
+}
+
+/// The events of a request's kind in a firing's look-back window, as the shell could read them.
+public enum LookBackEvents: Hashable, Sendable {
+  /// The request has no look-back, or its window has not begun (nothing to know yet).
+  case notChecked
+  /// The times of the events of its kind around the window.
+  case found([Timestamp])
+  /// The log could not be read (the reason): the fail-safe fires the reminder.
+  case unreadable(String)
+}
+
+/// Why a firing that comes due is not delivered.
+public enum Skip: Hashable, Sendable {
+  /// A cancellation recorded when the activity was logged.
+  case cancelled(reason: String)
+  /// The activity is in the firing's look-back window.
+  case suppressed(reason: String)
+  /// The firing's slot (its local date and time) was already handled at this instant: before a
+  /// change of zone, or by another run.
+  case alreadyHandled(at: Int64)
+}
+
+/// What the store knows about one firing, gathered by the shell so that the decision stays
+/// pure.
+public struct FiringFacts: Hashable, Sendable {
+  /// The cancellation of this firing, if one was recorded.
+  public var cancellation: StoredCancellation?
+  /// The events in its look-back window.
+  public var events: LookBackEvents
+  /// When its slot was already handled (delivered, missed or skipped), if it was.
+  public var handledAt: Int64?
+
+  /// Facts.
+  public init(
+    cancellation: StoredCancellation? = nil, events: LookBackEvents = .notChecked,
+    handledAt: Int64? = nil
+  ) {
+    self.cancellation = cancellation
+    self.events = events
+    self.handledAt = handledAt
+  }
 }
 
 /// The rules of `routine deliver` (docs/delivery.md), as pure functions of the requests, the
@@ -59,21 +132,62 @@ public struct DeliveryPolicy: Sendable {
     max(min(checkedUntil ?? now, now - graceSeconds), now - DeliveryPolicy.horizonSeconds)
   }
 
-  /// The firings of `requests` in `(from, now]`, in order; none at or before a request's
-  /// ``RequestMetadata/activeSince``.
+  /// The firings of `requests` due by `now` that the last run (`checked`) had not yet taken up,
+  /// in order; none at or before a request's ``RequestMetadata/activeSince``.
+  ///
+  /// A wall-clock firing is taken up by the run whose wall clock first reaches its slot, so a
+  /// run looks at the slots after the wall clock the last run read (at least the grace period
+  /// back, at most a week): after a trip west, the slots already handled are not looked at
+  /// again except within the grace period (where their claims keep them from firing twice);
+  /// after a trip east, the slots the jump skipped are looked at, and are delivered late or
+  /// recorded missed. An instant (a snooze) is due once its instant has passed, as before.
+  public func due(
+    _ requests: [NotificationRequest], checked: DeliveryWatermark?, now: Int64, in zone: Zone
+  ) -> [DueOccurrence] {
+    let nowLocal = now + zone.offset(at: now)
+    let lowLocal = max(
+      min(checked?.localSeconds ?? nowLocal, nowLocal - graceSeconds),
+      nowLocal - DeliveryPolicy.horizonSeconds)
+    return DeliveryPolicy.due(
+      requests, afterSlot: lowLocal, afterInstant: start(checkedUntil: checked?.instant, now: now),
+      through: now, in: zone)
+  }
+
+  /// The firings of `requests` in `(from, now]` in one zone, in order: those whose instant is
+  /// after `from` (a last run at `from`, without a change of zone).
   public func due(
     _ requests: [NotificationRequest], after from: Int64, through now: Int64, in zone: Zone
-  )
-    -> [DueOccurrence]
-  {
+  ) -> [DueOccurrence] {
     guard from < now else { return [] }
-    let days = ZoneDays(zone, from: from + 1, to: now + 1)
-    return requests.flatMap { request in
-      let since = max(from, request.metadata?.activeSince ?? from)
-      return request.trigger.occurrences(from: since + 1, to: now + 1, days: days).map { at in
-        DueOccurrence(
-          request: request, occurrence: Occurrence(requestID: request.id, at: at), attempt: 0,
-          dueAt: at)
+    return DeliveryPolicy.due(
+      requests, afterSlot: from + zone.offset(at: from), afterInstant: from, through: now,
+      in: zone
+    ).filter { $0.dueAt > from }
+  }
+
+  /// The firings by `now` whose slot comes after the wall clock `lowLocal`, or, for instants,
+  /// whose instant comes after `from`.
+  private static func due(
+    _ requests: [NotificationRequest], afterSlot lowLocal: Int64, afterInstant from: Int64,
+    through now: Int64, in zone: Zone
+  ) -> [DueOccurrence] {
+    // Slots after `lowLocal` have instants after it, less the zone's offset (which moves by a
+    // few hours at most within the range).
+    let scanFrom = min(from, lowLocal - zone.offset(at: now) - 3 * 3600)
+    guard scanFrom < now else { return [] }
+    let days = ZoneDays(zone, from: scanFrom + 1, to: now + 1)
+    return requests.flatMap { request -> [DueOccurrence] in
+      let since = max(scanFrom, request.metadata?.activeSince ?? scanFrom)
+      return request.trigger.firings(from: since + 1, to: now + 1, days: days).compactMap {
+        firing in
+        if let slot = firing.slot {
+          guard slot.localSeconds > lowLocal else { return nil }
+        } else {
+          guard firing.at > from else { return nil }
+        }
+        return DueOccurrence(
+          request: request, occurrence: Occurrence(requestID: request.id, at: firing.at),
+          attempt: 0, dueAt: firing.at, slot: firing.slot)
       }
     }
     .sorted { ($0.dueAt, $0.occurrence.requestID) < ($1.dueAt, $1.occurrence.requestID) }
@@ -87,6 +201,75 @@ public struct DeliveryPolicy: Sendable {
     return occurrence + Int64(attempts * Reminder.alarmInterval * 60)
   }
 
+  /// The re-delivery of an unanswered alarm last delivered as `last` (its attempt), when it has
+  /// come by `now`; the request's current words when it is still pending.
+  public static func ringAgain(_ last: DueOccurrence, current: NotificationRequest?, now: Int64)
+    -> DueOccurrence?
+  {
+    guard let next = realert(after: last.occurrence.at, attempts: last.attempt + 1), next <= now
+    else { return nil }
+    return DueOccurrence(
+      request: current ?? last.request, occurrence: last.occurrence, attempt: last.attempt + 1,
+      dueAt: next, slot: last.slot)
+  }
+
+  /// Whether a firing is skipped, and why, by the priority of docs/delivery.md: a slot already
+  /// handled; then a cancellation, unless it was restored (a restored cancellation means: fire,
+  /// whatever the log says); then an event in the look-back window. Each further ring of an
+  /// alarm is never skipped: the firing was delivered. A log that cannot be read skips nothing
+  /// (the fail-safe: a reminder that cannot be checked fires) and leaves a note.
+  public static func skip(
+    _ due: DueOccurrence, facts: FiringFacts, in zone: Zone, clock: ClockStyle
+  ) -> (skip: Skip?, note: String?) {
+    guard due.attempt == 0 else { return (nil, nil) }
+    if let handled = facts.handledAt, handled != due.occurrence.at {
+      return (.alreadyHandled(at: handled), nil)
+    }
+    if let stored = facts.cancellation {
+      if stored.restoredAt != nil { return (nil, nil) }
+      return (
+        .cancelled(
+          reason: ForwardCheck.reason(
+            kind: stored.cancellation.eventKind, at: stored.cancellation.eventAt, clock: clock)),
+        nil
+      )
+    }
+    guard let metadata = due.request.metadata, metadata.lookBack != nil else { return (nil, nil) }
+    switch facts.events {
+    case .notChecked:
+      return (nil, nil)
+    case .unreadable(let reason):
+      return (nil, "the log could not be read (\(reason)); delivered anyway")
+    case .found(let events):
+      guard
+        let evidence = ForwardCheck.evidence(
+          for: due.request, at: due.occurrence.at, events: events, in: zone)
+      else { return (nil, nil) }
+      return (
+        .suppressed(
+          reason: ForwardCheck.reason(kind: metadata.eventKind, at: evidence, clock: clock)),
+        nil
+      )
+    }
+  }
+
+  /// What to do with `due` at `now` given what the store knows: a skip first (a skipped firing
+  /// is not late or missed, it is not needed), then the grace period. The note goes with the
+  /// record (why a firing was delivered without its check). `nil` when its slot was already
+  /// handled: there is nothing to record again.
+  public func decide(
+    _ due: DueOccurrence, facts: FiringFacts, now: Int64, in zone: Zone, clock: ClockStyle
+  ) -> (outcome: DeliveryOutcome, note: String?)? {
+    let (skip, note) = DeliveryPolicy.skip(due, facts: facts, in: zone, clock: clock)
+    switch skip {
+    case .cancelled(let reason): return (.cancelled(reason: reason), nil)
+    case .suppressed(let reason): return (.suppressed(reason: reason), nil)
+    case .alreadyHandled: return nil
+    case nil:
+      return (outcome(for: due, now: now, cancelledBecause: nil, suppressedBecause: nil), note)
+    }
+  }
+
   /// What to do with `due` at `now`: a cancellation or the forward check's evidence first (a
   /// skipped firing is not late or missed, it is not needed), then the grace period.
   public func outcome(
@@ -98,5 +281,13 @@ public struct DeliveryPolicy: Sendable {
     let lateness = now - due.dueAt
     if lateness > graceSeconds { return .missed }
     return .deliver(late: lateness > DeliveryPolicy.lateAfterSeconds)
+  }
+
+  /// Whether claiming `due` uses its request up: a stored one-time request (a snooze or outlier
+  /// alert) is done once its firing is claimed, whatever became of it. A reminder's requests
+  /// are derived from its definition and a learned one repeats: neither is used up.
+  public static func usesUp(_ due: DueOccurrence) -> Bool {
+    due.attempt == 0 && !due.request.trigger.repeats
+      && (due.request.origin == .snooze || due.request.origin == .outlier)
   }
 }

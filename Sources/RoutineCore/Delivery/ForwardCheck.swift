@@ -34,13 +34,20 @@ public struct Cancellation: Hashable, Sendable {
   public var eventKind: String
   /// When the activity happened.
   public var eventAt: Timestamp
+  /// The local date and time of the skipped firing: it stays skipped when a change of zone
+  /// moves the firing to another instant.
+  public var slot: FiringSlot?
 
   /// A cancellation.
-  public init(occurrence: Occurrence, reminderID: String, eventKind: String, eventAt: Timestamp) {
+  public init(
+    occurrence: Occurrence, reminderID: String, eventKind: String, eventAt: Timestamp,
+    slot: FiringSlot? = nil
+  ) {
     self.occurrence = occurrence
     self.reminderID = reminderID
     self.eventKind = eventKind
     self.eventAt = eventAt
+    self.slot = slot
   }
 
   /// How far ahead a logged event cancels firings.
@@ -66,7 +73,8 @@ public struct Cancellation: Hashable, Sendable {
       guard let metadata = request.metadata, let lookBack = metadata.lookBack,
         let key = EventKind(metadata.eventKind)?.key
       else { continue }
-      for at in request.trigger.occurrences(from: now + 1, to: now + horizon + 1, days: days) {
+      for firing in request.trigger.firings(from: now + 1, to: now + horizon + 1, days: days) {
+        let at = firing.at
         let window = lookBack.window(before: at, in: zone)
         guard
           let event = events.filter({
@@ -77,9 +85,26 @@ public struct Cancellation: Hashable, Sendable {
           Cancellation(
             occurrence: Occurrence(requestID: request.id, at: at),
             reminderID: metadata.reminderID ?? request.id, eventKind: event.kind.name,
-            eventAt: event.timestamp))
+            eventAt: event.timestamp, slot: firing.slot))
       }
     }
     return result
+  }
+}
+
+/// A cancellation as stored: when it was made, and whether it was undone.
+public struct StoredCancellation: Hashable, Sendable {
+  /// The cancellation.
+  public var cancellation: Cancellation
+  /// When it was recorded.
+  public var createdAt: Int64
+  /// When `routine reminders restore` undid it, if it did.
+  public var restoredAt: Int64?
+
+  /// A stored cancellation.
+  public init(cancellation: Cancellation, createdAt: Int64, restoredAt: Int64?) {
+    self.cancellation = cancellation
+    self.createdAt = createdAt
+    self.restoredAt = restoredAt
   }
 }

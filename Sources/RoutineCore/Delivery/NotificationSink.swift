@@ -37,11 +37,28 @@ public struct DeliveredNotification: Hashable, Sendable {
   }
 }
 
+/// The kinds of place notifications go (`--sink`), recorded with each delivery.
+public enum SinkKind: String, Sendable, CaseIterable, CustomStringConvertible {
+  /// JSON lines on standard output.
+  case stdout
+  /// A command of the user's.
+  case exec
+  /// The desktop, through libnotify's `notify-send`.
+  case notifySend = "notify-send"
+
+  /// The name `--sink` takes.
+  public var description: String { rawValue }
+
+  /// Whether delivery reports are written alongside (every sink but stdout, whose JSON lines
+  /// are the whole output).
+  public var reportsDeliveries: Bool { self != .stdout }
+}
+
 /// Where notifications go: standard output, a command, the desktop (docs/delivery.md). The seam
 /// between deciding what to deliver and delivering it; tests use a recording double.
 public protocol NotificationSink {
-  /// `stdout`, `exec`, `notify-send`: recorded with each delivery.
-  var name: String { get }
+  /// What kind of sink it is: recorded with each delivery.
+  var kind: SinkKind { get }
   /// Shows `notification`. Returns the action the person chose when the sink learns it at once
   /// (a command that printed one); `nil` otherwise. Throws when it could not be shown.
   func deliver(_ notification: DeliveredNotification) throws -> String?

@@ -8,12 +8,18 @@ public enum Agenda {
     public var at: Int64
     /// What.
     public var request: NotificationRequest
+    /// The local date and time the firing belongs to, for a wall-clock trigger.
+    public var slot: FiringSlot?
 
     /// `request` firing at `at`.
-    public init(at: Int64, request: NotificationRequest) {
+    public init(at: Int64, request: NotificationRequest, slot: FiringSlot? = nil) {
       self.at = at
       self.request = request
+      self.slot = slot
     }
+
+    /// The firing.
+    public var firing: Firing { Firing(at: at, slot: slot) }
   }
 
   /// The occurrences of `requests` in `from..<to` in `timeZone`, ordered by time, then identifier.
@@ -24,8 +30,8 @@ public enum Agenda {
     // The range's days are worked out once for every request.
     let days = ZoneDays(timeZone, from: from, to: to)
     return requests.flatMap { request in
-      request.trigger.occurrences(from: from, to: to, days: days).map {
-        Item(at: $0, request: request)
+      request.trigger.firings(from: from, to: to, days: days).map {
+        Item(at: $0.at, request: request, slot: $0.slot)
       }
     }
     .sorted { ($0.at, $0.request.id) < ($1.at, $1.request.id) }

@@ -11,43 +11,64 @@ extension Trigger {
   /// The first instant strictly after `instant` at which this trigger fires, or `nil` (a
   /// one-time trigger already past).
   public func nextFire(after instant: Int64, in timeZone: Zone) -> Int64? {
+    nextFiring(after: instant, in: timeZone)?.at
+  }
+
+  /// The first firing strictly after `instant`, with its slot, or `nil` (a one-time trigger
+  /// already past).
+  public func nextFiring(after instant: Int64, in timeZone: Zone) -> Firing? {
     switch self {
     case .date(let at):
-      return at > instant ? at : nil
+      return at > instant ? Firing(at: at, slot: nil) : nil
     case .local(let date, let time):
       let at = WallClock.instant(on: date, at: time, in: timeZone)
-      return at > instant ? at : nil
+      return at > instant ? Firing(at: at, slot: FiringSlot(date: date, time: time)) : nil
     case .calendar(let calendar):
-      return calendar.nextFire(after: instant, in: timeZone)
+      return calendar.nextFiring(after: instant, in: timeZone)
     }
   }
 
   /// Every instant in `from..<to` at which this trigger fires, in order. A calendar trigger that
   /// does not repeat fires once, at its first match at or after `from`.
   public func occurrences(from: Int64, to: Int64, in timeZone: Zone) -> [Int64] {
-    guard from < to else { return [] }
-    return occurrences(from: from, to: to, days: ZoneDays(timeZone, from: from, to: to))
+    firings(from: from, to: to, in: timeZone).map(\.at)
   }
 
   /// ``occurrences(from:to:in:)`` with the days of the range worked out once, for many triggers.
   public func occurrences(from: Int64, to: Int64, days: ZoneDays) -> [Int64] {
+    firings(from: from, to: to, days: days).map(\.at)
+  }
+
+  /// Every firing in `from..<to`, in order, each with the local date and wall-clock time it
+  /// belongs to (its ``FiringSlot``) when the trigger is a wall-clock time.
+  public func firings(from: Int64, to: Int64, in timeZone: Zone) -> [Firing] {
+    guard from < to else { return [] }
+    return firings(from: from, to: to, days: ZoneDays(timeZone, from: from, to: to))
+  }
+
+  /// ``firings(from:to:in:)`` with the days of the range worked out once, for many triggers.
+  public func firings(from: Int64, to: Int64, days: ZoneDays) -> [Firing] {
     guard from < to else { return [] }
     switch self {
     case .date(let at):
-      return at >= from && at < to ? [at] : []
+      return at >= from && at < to ? [Firing(at: at, slot: nil)] : []
     case .local(let date, let time):
       let at = days.instant(on: date, at: time)
-      return at >= from && at < to ? [at] : []
+      return at >= from && at < to ? [Firing(at: at, slot: FiringSlot(date: date, time: time))] : []
     case .calendar(let calendar):
       guard calendar.repeats else {
-        return calendar.nextFire(after: from - 1, in: days.zone).map { $0 < to ? [$0] : [] } ?? []
+        guard let firing = calendar.nextFiring(after: from - 1, in: days.zone), firing.at < to
+        else { return [] }
+        return [firing]
       }
-      var result: [Int64] = []
+      var result: [Firing] = []
       let time = calendar.time
       func add(_ date: LocalDate) {
         guard calendar.matches(date) else { return }
         let fire = days.instant(on: date, at: time)
-        if fire >= from, fire < to { result.append(fire) }
+        if fire >= from, fire < to {
+          result.append(Firing(at: fire, slot: FiringSlot(date: date, time: time)))
+        }
       }
       if let dayOfMonth = calendar.dayOfMonth {
         // One date a month: step through the months, not the days.
@@ -71,6 +92,15 @@ extension Trigger {
       return result
     }
   }
+
+  /// Whether it fires more than once: a stored request whose trigger does not repeat (a snooze
+  /// or outlier alert) is used up by its firing.
+  public var repeats: Bool {
+    switch self {
+    case .calendar(let calendar): calendar.repeats
+    case .date, .local: false
+    }
+  }
 }
 
 extension CalendarTrigger {
@@ -81,9 +111,15 @@ extension CalendarTrigger {
   }
 
   /// The first instant strictly after `instant` at which this trigger fires, for any distance
-  /// ahead: a monthly trigger looks at the months ahead (at most 13 of them), others at the days
-  /// (at most nine: a day either side of a week covers every weekday in every zone).
+  /// ahead.
   public func nextFire(after instant: Int64, in timeZone: Zone) -> Int64? {
+    nextFiring(after: instant, in: timeZone)?.at
+  }
+
+  /// The first firing strictly after `instant`, with its slot, for any distance ahead: a monthly
+  /// trigger looks at the months ahead (at most 13 of them), others at the days (at most nine: a
+  /// day either side of a week covers every weekday in every zone).
+  public func nextFiring(after instant: Int64, in timeZone: Zone) -> Firing? {
     let today = WallClock.localDate(at: instant, in: timeZone)
     if let dayOfMonth {
       let (year, month, _) = today.adding(days: -1).components
@@ -94,17 +130,16 @@ extension CalendarTrigger {
         guard let date = LocalDate(year: targetYear, month: targetMonth, day: day),
           let fire = fire(on: date, in: timeZone), fire > instant
         else { continue }
-        return fire
+        return Firing(at: fire, slot: FiringSlot(date: date, time: time))
       }
       return nil
     }
     // The firing instant of a date only grows with the date, and each weekday recurs within a
     // week; a day before today covers zones whose offset is ahead of the wall clock.
     for offset in -1...8 {
-      guard let fire = fire(on: today.adding(days: offset), in: timeZone), fire > instant else {
-        continue
-      }
-      return fire
+      let date = today.adding(days: offset)
+      guard let fire = fire(on: date, in: timeZone), fire > instant else { continue }
+      return Firing(at: fire, slot: FiringSlot(date: date, time: time))
     }
     return nil
   }

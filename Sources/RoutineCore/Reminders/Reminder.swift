@@ -203,16 +203,82 @@ public struct TodoTask: Hashable, Sendable {
   public var id: String
   /// The task's name; events of this kind count as doing it.
   public var name: EventKind
-  /// When it is due, with the offset of the zone it was given in.
-  public var due: Timestamp
+  /// When it is due.
+  public var due: DueTime
   /// When it was marked done, if it was.
   public var doneAt: Timestamp?
 
   /// A task.
-  public init(id: String, name: EventKind, due: Timestamp, doneAt: Timestamp? = nil) {
+  public init(id: String, name: EventKind, due: DueTime, doneAt: Timestamp? = nil) {
     self.id = id
     self.name = name
     self.due = due
     self.doneAt = doneAt
+  }
+}
+
+/// When a task is due: a wall-clock time in the user's zone, like every reminder, or an instant
+/// when it was given with an offset (docs/reminders.md, "Tasks").
+///
+/// "Due Friday 12:00" stays 12:00 when the user's zone changes, like a reminder at 12:00; a due
+/// time typed with an offset (`2026-03-27T12:00+00:00`, a call at a time set in another zone)
+/// is that instant, shown with its offset wherever the user is.
+public struct DueTime: Hashable, Sendable {
+  /// The local date (for an instant, in its own offset).
+  public var date: LocalDate
+  /// The wall-clock time (for an instant, in its own offset).
+  public var time: TimeOfDay
+  /// The offset an instant was given with; `nil` for a wall-clock time.
+  public var pinnedOffset: Int32?
+
+  /// A wall-clock due time.
+  public init(date: LocalDate, time: TimeOfDay) {
+    self.date = date
+    self.time = time
+    self.pinnedOffset = nil
+  }
+
+  /// A due time pinned to the instant `timestamp`, shown with its offset.
+  public init(pinnedTo timestamp: Timestamp) {
+    self.date = timestamp.localDate
+    self.time = timestamp.timeOfDay
+    self.pinnedOffset = timestamp.utcOffsetSeconds
+  }
+
+  /// The time of day a due date without a time means: 09:00, as an all-day reminder in Apple's
+  /// Reminders, so that "1 hour before" fires in the morning, not at 23:00 the evening before.
+  public static let defaultTime = TimeOfDay(hour: 9, minute: 0)!
+
+  /// Whether it is an instant rather than a wall-clock time.
+  public var isPinned: Bool { pinnedOffset != nil }
+
+  /// The instant it is due in `zone` (a wall-clock time by the rules of docs/time.md).
+  public func instant(in zone: Zone) -> Int64 {
+    timestamp(in: zone).secondsSince1970
+  }
+
+  /// The due time as a timestamp: a wall-clock time resolved in `zone`, with `zone`'s offset;
+  /// an instant with the offset it was given with.
+  public func timestamp(in zone: Zone) -> Timestamp {
+    if let pinnedOffset {
+      return Timestamp(
+        secondsSince1970: WallClock.localSeconds(on: date, at: time) - Int64(pinnedOffset),
+        utcOffsetSeconds: pinnedOffset)
+    }
+    let instant = WallClock.instant(on: date, at: time, in: zone)
+    return Timestamp(
+      secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
+  }
+
+  /// The trigger of a reminder `minutes` before it. Before a wall-clock time, the wall clock is
+  /// counted back (a day before 09:00 Monday is 09:00 Sunday, whatever daylight saving does
+  /// between), and the firing is a wall-clock time; before an instant, the instant is.
+  public func trigger(minutesBefore minutes: Int) -> Trigger {
+    let local = WallClock.localSeconds(on: date, at: time) - Int64(minutes) * 60
+    if let pinnedOffset { return .date(local - Int64(pinnedOffset)) }
+    let days = floorDiv(Int(local), 86_400)
+    return .local(
+      LocalDate(daysSince1970: days),
+      TimeOfDay(secondsSinceMidnight: Int(local) - days * 86_400))
   }
 }

@@ -187,13 +187,19 @@ public struct ReminderPlanner: Sendable {
     guard task.doneAt == nil else { return [] }
     let minutes = reminder.minutesBefore ?? 60
     let due = task.due
+    // A pinned instant is shown with its offset: the user's zone may read it otherwise.
+    let offset =
+      due.pinnedOffset.map {
+        " (\(Timestamp(secondsSince1970: 0, utcOffsetSeconds: $0).offsetText))"
+      }
+      ?? ""
     let body =
-      "Due \(due.localDate.weekdayName) \(due.localDate) \(clock.format(due.timeOfDay)) (\(ReminderPlanner.lead(minutes)))."
+      "Due \(due.date.weekdayName) \(due.date) \(clock.format(due.time))\(offset) (\(ReminderPlanner.lead(minutes)))."
     return [
       request(
         reminder, id: reminder.id, category: .taskReminder,
         title: reminder.title ?? "\(task.name.name) is due", body: reminder.message ?? body,
-        trigger: .date(due.secondsSince1970 - Int64(minutes) * 60),
+        trigger: due.trigger(minutesBefore: minutes),
         metadata: RequestMetadata(
           eventKind: task.name.name, link: RequestMetadata.Link(id: task.id, name: task.name.name)))
     ]

@@ -61,6 +61,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
       + "\(sign)\(pad(offsetMinutes / 60, 2)):\(pad(offsetMinutes % 60, 2))"
   }
 
+  /// The offset as ISO 8601 writes it: `+02:00`, `-03:30`.
+  public var offsetText: String { String(iso8601.suffix(6)) }
+
   /// Orders by instant, then by offset so that equal instants have a stable order.
   public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
     (lhs.secondsSince1970, lhs.utcOffsetSeconds) < (rhs.secondsSince1970, rhs.utcOffsetSeconds)

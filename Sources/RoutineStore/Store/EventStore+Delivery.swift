@@ -1,15 +1,5 @@
 import RoutineCore
 
-/// A cancellation as stored: when it was made, and whether it was undone.
-public struct StoredCancellation: Hashable, Sendable {
-  /// The cancellation.
-  public var cancellation: Cancellation
-  /// When it was recorded.
-  public var createdAt: Int64
-  /// When `routine reminders restore` undid it, if it did.
-  public var restoredAt: Int64?
-}
-
 /// What became of one due firing (docs/delivery.md).
 public struct DeliveryRecord: Hashable, Sendable {
   /// What became of it.
@@ -32,6 +22,9 @@ public struct DeliveryRecord: Hashable, Sendable {
   public var id: Int64
   /// The firing.
   public var occurrence: Occurrence
+  /// The local date and wall-clock time the firing belongs to (`nil` for an instant, and for
+  /// records from before slots were kept).
+  public var slot: FiringSlot?
   /// 0 for the firing, 1, 2, ... for an alarm delivered again.
   public var attempt: Int
   /// What became of it.
@@ -48,6 +41,13 @@ public struct DeliveryRecord: Hashable, Sendable {
   public var sink: String?
   /// Why it was missed, suppressed, cancelled or failed.
   public var reason: String?
+
+  /// The due firing this record is of (for an alarm's next ring).
+  public var due: DueOccurrence {
+    DueOccurrence(
+      request: request, occurrence: occurrence, attempt: attempt,
+      dueAt: occurrence.at + Int64(attempt * Reminder.alarmInterval * 60), slot: slot)
+  }
 }
 
 /// An answer to a notification, as stored.
@@ -62,6 +62,8 @@ public struct AnswerRecord: Hashable, Sendable {
   public var eventID: Int64?
   /// The confirmation given.
   public var message: String
+  /// When the event it logged was undone (`routine undo`): the answer no longer counts.
+  public var undoneAt: Int64?
 }
 
 extension EventStore {
@@ -76,8 +78,8 @@ extension EventStore {
       let insert = try connection.prepare(
         """
         INSERT OR IGNORE INTO cancellations (request_id, occurrence, reminder_id, event_kind,
-          event_at, event_offset, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+          event_at, event_offset, created_at, local_day, slot)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
       var added = 0
       for cancellation in cancellations {
@@ -89,6 +91,7 @@ extension EventStore {
         try insert.bind(cancellation.eventAt.secondsSince1970, at: 5)
         try insert.bind(Int64(cancellation.eventAt.utcOffsetSeconds), at: 6)
         try insert.bind(now, at: 7)
+        try bind(cancellation.slot, to: insert, at: 8)
         try insert.step()
         added += connection.changes
       }
@@ -102,7 +105,7 @@ extension EventStore {
       let select = try connection.prepare(
         """
         SELECT request_id, occurrence, reminder_id, event_kind, event_at, event_offset, created_at,
-          restored_at
+          restored_at, local_day, slot
         FROM cancellations WHERE occurrence >= ? ORDER BY occurrence, request_id
         """)
       try select.bind(from ?? Int64.min, at: 1)
@@ -114,7 +117,8 @@ extension EventStore {
               occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
               reminderID: select.text(at: 2) ?? "", eventKind: select.text(at: 3) ?? "",
               eventAt: Timestamp(
-                secondsSince1970: select.int(at: 4), utcOffsetSeconds: Int32(select.int(at: 5)))),
+                secondsSince1970: select.int(at: 4), utcOffsetSeconds: Int32(select.int(at: 5))),
+              slot: EventStore.slot(select, at: 8)),
             createdAt: select.int(at: 6),
             restoredAt: select.isNull(at: 7) ? nil : select.int(at: 7)))
       }
@@ -257,7 +261,8 @@ extension EventStore {
 
   private static let deliveryColumns = """
     id, request_id, occurrence, attempt, outcome, late, decided_at, finished_at, origin, category,
-    title, body, event_kind, reminder_id, link_id, link_name, look_back, is_alarm, sink, reason
+    title, body, event_kind, reminder_id, link_id, link_name, look_back, is_alarm, sink, reason,
+    local_day, slot
     """
 
   /// Claims `due` with `outcome` at `now`: the unique row of its firing and attempt. Returns the
@@ -271,8 +276,13 @@ extension EventStore {
         """
         INSERT OR IGNORE INTO deliveries (request_id, occurrence, attempt, outcome, late, decided_at,
           finished_at, origin, category, title, body, event_kind, reminder_id, link_id, link_name,
-          look_back, is_alarm, sink, reason)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+          look_back, is_alarm, sink, reason, local_day, slot)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+          ?20, ?21
+        -- A claim from before slots were kept holds its instant.
+        WHERE NOT EXISTS (
+          SELECT 1 FROM deliveries WHERE request_id = ?1 AND occurrence = ?2 AND attempt = ?3
+            AND local_day IS NULL)
         """)
       let request = due.request
       let metadata = request.metadata
@@ -295,10 +305,12 @@ extension EventStore {
       try insert.bind(metadata?.isAlarm == true ? 1 : 0, at: 17)
       try insert.bind(sink, at: 18)
       try insert.bind(reason, at: 19)
+      try bind(due.slot, to: insert, at: 20)
       try insert.step()
       guard connection.changes > 0 else { return nil }
       return DeliveryRecord(
-        id: connection.lastInsertRowID, occurrence: due.occurrence, attempt: due.attempt,
+        id: connection.lastInsertRowID, occurrence: due.occurrence, slot: due.slot,
+        attempt: due.attempt,
         outcome: outcome, isLate: late, decidedAt: now, finishedAt: outcome == .sending ? nil : now,
         request: request, sink: sink, reason: reason)
     }
@@ -333,6 +345,7 @@ extension EventStore {
         """
         SELECT \(EventStore.deliveryColumns) FROM deliveries
         WHERE occurrence >= ?1 AND occurrence < ?2 AND (?3 IS NULL OR request_id = ?3)
+          AND forgotten = 0
         ORDER BY occurrence, attempt, id
         """)
       try select.bind(from ?? Int64.min, at: 1)
@@ -351,8 +364,8 @@ extension EventStore {
       let select = try connection.prepare(
         """
         SELECT \(EventStore.deliveryColumns) FROM deliveries
-        WHERE request_id = ?1 AND (?2 IS NULL OR occurrence = ?2)
-        ORDER BY occurrence DESC, attempt DESC LIMIT 1
+        WHERE request_id = ?1 AND (?2 IS NULL OR occurrence = ?2) AND forgotten = 0
+        ORDER BY occurrence DESC, attempt DESC, id DESC LIMIT 1
         """)
       try select.bind(requestID, at: 1)
       try select.bind(occurrence, at: 2)
@@ -367,11 +380,12 @@ extension EventStore {
       let select = try connection.prepare(
         """
         SELECT \(EventStore.deliveryColumns) FROM deliveries d
-        WHERE d.is_alarm = 1 AND d.occurrence >= ?1 AND d.attempt = (
+        WHERE d.is_alarm = 1 AND d.forgotten = 0 AND d.occurrence >= ?1 AND d.attempt = (
             SELECT max(attempt) FROM deliveries
             WHERE request_id = d.request_id AND occurrence = d.occurrence)
           AND NOT EXISTS (
-            SELECT 1 FROM answers a WHERE a.request_id = d.request_id AND a.occurrence = d.occurrence)
+            SELECT 1 FROM answers a WHERE a.request_id = d.request_id AND a.occurrence = d.occurrence
+              AND a.undone_at IS NULL)
           AND EXISTS (
             SELECT 1 FROM deliveries f WHERE f.request_id = d.request_id
               AND f.occurrence = d.occurrence AND f.attempt = 0
@@ -398,7 +412,7 @@ extension EventStore {
     let occurrence = row.int(at: 2)
     return DeliveryRecord(
       id: row.int(at: 0), occurrence: Occurrence(requestID: requestID, at: occurrence),
-      attempt: Int(row.int(at: 3)),
+      slot: slot(row, at: 20), attempt: Int(row.int(at: 3)),
       outcome: DeliveryRecord.Outcome(rawValue: row.text(at: 4) ?? "") ?? .delivered,
       isLate: row.int(at: 5) != 0, decidedAt: row.int(at: 6),
       finishedAt: row.isNull(at: 7) ? nil : row.int(at: 7),
@@ -410,16 +424,27 @@ extension EventStore {
       sink: row.text(at: 18), reason: row.text(at: 19))
   }
 
-  /// Forgets the deliveries of firings due before `before` (`clear --delivered`); returns how
-  /// many. Newer ones stay: they are the claims that keep a firing from being delivered twice.
-  /// Answers stay too: they keep a repeated answer from logging twice.
+  /// Forgets the delivery history (`clear --delivered`); returns how many deliveries it
+  /// forgot. Deliveries of the last week keep only their claim (which firing, when, what became
+  /// of it), with their words removed and hidden from the history: delivery looks back a week,
+  /// and without the claim a clock set back would deliver a firing again. Older ones go. Answers
+  /// stay: they keep a repeated answer from logging twice.
   @discardableResult
-  public func clearDeliveries(before: Int64) throws -> Int {
+  public func clearDeliveries(now: Int64) throws -> Int {
     try write {
+      let cut = now - DeliveryPolicy.horizonSeconds - 86_400
       let delete = try connection.prepare("DELETE FROM deliveries WHERE occurrence < ?")
-      try delete.bind(before, at: 1)
+      try delete.bind(cut, at: 1)
       try delete.step()
-      return connection.changes
+      var count = connection.changes
+      let forget = try connection.prepare(
+        """
+        UPDATE deliveries SET forgotten = 1, title = '', body = '', reason = NULL, link_name = NULL
+        WHERE forgotten = 0
+        """)
+      try forget.step()
+      count += connection.changes
+      return count
     }
   }
 
@@ -473,7 +498,7 @@ extension EventStore {
   /// The answer `action` to the firing, if it was given.
   public func answer(to occurrence: Occurrence, action: String) throws -> AnswerRecord? {
     try answers(requestID: occurrence.requestID).first {
-      $0.occurrence == occurrence && $0.action == action
+      $0.occurrence == occurrence && $0.action == action && $0.undoneAt == nil
     }
   }
 
@@ -485,7 +510,8 @@ extension EventStore {
     try read {
       let select = try connection.prepare(
         """
-        SELECT request_id, occurrence, action, answered_at, event_id, message FROM answers
+        SELECT request_id, occurrence, action, answered_at, event_id, message, undone_at
+        FROM answers
         WHERE answered_at >= ?1 AND answered_at < ?2 AND (?3 IS NULL OR request_id = ?3)
         ORDER BY answered_at, id
         """)
@@ -499,9 +525,62 @@ extension EventStore {
             occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
             action: select.text(at: 2) ?? "", answeredAt: select.int(at: 3),
             eventID: select.isNull(at: 4) ? nil : select.int(at: 4),
-            message: select.text(at: 5) ?? ""))
+            message: select.text(at: 5) ?? "",
+            undoneAt: select.isNull(at: 6) ? nil : select.int(at: 6)))
       }
       return result
+    }
+  }
+}
+
+extension EventStore {
+  /// Binds `slot` as its local day and seconds since midnight at `index` and `index + 1`.
+  func bind(_ slot: FiringSlot?, to statement: Statement, at index: Int32) throws {
+    // Bound even when `nil`: a reused statement keeps its earlier bindings.
+    try statement.bind(slot.map { Int64($0.date.daysSince1970) }, at: index)
+    try statement.bind(slot.map { Int64($0.time.secondsSinceMidnight) }, at: index + 1)
+  }
+
+  /// The slot in columns `index` and `index + 1`, when they hold one.
+  static func slot(_ row: Statement, at index: Int32) -> FiringSlot? {
+    guard !row.isNull(at: index), !row.isNull(at: index + 1) else { return nil }
+    return FiringSlot(
+      date: LocalDate(daysSince1970: Int(row.int(at: index))),
+      time: TimeOfDay(secondsSinceMidnight: Int(row.int(at: index + 1))))
+  }
+
+  /// The slots of local days from `day` on whose firing was claimed, by request, each with the
+  /// instant it was claimed at: what `agenda` needs to say a slot came already, in another zone.
+  public func handledSlots(since day: LocalDate) throws -> [String: [FiringSlot: Int64]] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT request_id, local_day, slot, occurrence FROM deliveries
+        WHERE attempt = 0 AND local_day >= ? AND slot IS NOT NULL
+        """)
+      try select.bind(Int64(day.daysSince1970), at: 1)
+      var result: [String: [FiringSlot: Int64]] = [:]
+      while try select.step() {
+        guard let slot = EventStore.slot(select, at: 1) else { continue }
+        result[select.text(at: 0) ?? "", default: [:]][slot] = select.int(at: 3)
+      }
+      return result
+    }
+  }
+
+  /// Marks the answers that logged one of `eventIDs` undone at `now` (`routine undo`): their
+  /// firings can be answered again.
+  public func markAnswersUndone(eventIDs: [Int64], at now: Int64) throws {
+    guard !eventIDs.isEmpty else { return }
+    try write {
+      let update = try connection.prepare(
+        "UPDATE answers SET undone_at = ? WHERE event_id = ? AND undone_at IS NULL")
+      for id in eventIDs {
+        update.reset()
+        try update.bind(now, at: 1)
+        try update.bind(id, at: 2)
+        try update.step()
+      }
     }
   }
 }

@@ -373,16 +373,19 @@ extension EventStore {
   public func tasks() throws -> [TodoTask] {
     try read {
       let select = try connection.prepare(
-        "SELECT id, name, kind_key, due_at, due_offset, done_at, done_offset FROM tasks ORDER BY seq"
-      )
+        """
+        SELECT id, name, kind_key, due_at, due_offset, done_at, done_offset, due_pinned FROM tasks
+        ORDER BY seq
+        """)
       var result: [TodoTask] = []
       while try select.step() {
         result.append(
           TodoTask(
             id: select.text(at: 0) ?? "",
             name: EventKind(name: select.text(at: 1) ?? "", key: select.text(at: 2) ?? ""),
-            due: Timestamp(
-              secondsSince1970: select.int(at: 3), utcOffsetSeconds: Int32(select.int(at: 4))),
+            due: EventStore.due(
+              at: select.int(at: 3), offset: Int32(select.int(at: 4)),
+              pinned: select.int(at: 7) != 0),
             doneAt: select.isNull(at: 5)
               ? nil
               : Timestamp(
@@ -390,6 +393,18 @@ extension EventStore {
       }
       return result
     }
+  }
+
+  /// The due time stored as `at` and `offset` (see `saveTask`).
+  static func due(at: Int64, offset: Int32, pinned: Bool) -> DueTime {
+    let local = at + Int64(offset)
+    if pinned {
+      return DueTime(pinnedTo: Timestamp(secondsSince1970: at, utcOffsetSeconds: offset))
+    }
+    let days = Int((local - (local % 86_400 + 86_400) % 86_400) / 86_400)
+    return DueTime(
+      date: LocalDate(daysSince1970: days),
+      time: TimeOfDay(secondsSinceMidnight: Int(local - Int64(days) * 86_400)))
   }
 
   /// The task `id`, or the one named `id`.
@@ -427,19 +442,25 @@ extension EventStore {
     let statement = try connection.prepare(
       insert
         ? """
-        INSERT INTO tasks (id, name, kind_key, due_at, due_offset, done_at, done_offset, created_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, strftime('%s', 'now'))
+        INSERT INTO tasks (id, name, kind_key, due_at, due_offset, done_at, done_offset, due_pinned,
+          created_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, strftime('%s', 'now'))
         """
         : """
         UPDATE tasks SET name = ?2, kind_key = ?3, due_at = ?4, due_offset = ?5, done_at = ?6,
-          done_offset = ?7
+          done_offset = ?7, due_pinned = ?8
         WHERE id = ?1
         """)
     try statement.bind(id, at: 1)
     try statement.bind(task.name.name, at: 2)
     try statement.bind(task.name.key, at: 3)
-    try statement.bind(task.due.secondsSince1970, at: 4)
-    try statement.bind(Int64(task.due.utcOffsetSeconds), at: 5)
+    // due_at + due_offset is the due date's local date and time; with due_pinned, due_at is
+    // the instant and due_offset the offset it was given with.
+    let offset = task.due.pinnedOffset ?? 0
+    try statement.bind(
+      WallClock.localSeconds(on: task.due.date, at: task.due.time) - Int64(offset), at: 4)
+    try statement.bind(Int64(offset), at: 5)
+    try statement.bind(task.due.isPinned ? 1 : 0, at: 8)
     if let done = task.doneAt {
       try statement.bind(done.secondsSince1970, at: 6)
       try statement.bind(Int64(done.utcOffsetSeconds), at: 7)

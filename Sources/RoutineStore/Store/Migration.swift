@@ -234,5 +234,82 @@ struct Migration {
         -- Nothing wrote the delivered table of 0002; deliveries replaces it.
         DROP TABLE delivered;
         """),
+    Migration(
+      name: "0005-slots-and-corrections",
+      sql: """
+        -- A firing of a wall-clock reminder belongs to a local date and time (its slot): a slot is
+        -- delivered at most once, whatever the zone did in between (docs/delivery.md). Instants
+        -- (snooze and outlier alerts) have no slot and stay unique by their instant.
+        -- Two slots can share an instant (a change of zone by a whole day, Honolulu to
+        -- Kiritimati), so the instant is unique only for firings without a slot.
+        CREATE TABLE deliveries_new (
+          id INTEGER PRIMARY KEY,
+          request_id TEXT NOT NULL,
+          occurrence INTEGER NOT NULL,
+          attempt INTEGER NOT NULL,
+          outcome TEXT NOT NULL,
+          late INTEGER NOT NULL DEFAULT 0,
+          decided_at INTEGER NOT NULL,
+          finished_at INTEGER,
+          origin TEXT NOT NULL,
+          category TEXT NOT NULL,
+          title TEXT NOT NULL,
+          body TEXT NOT NULL,
+          event_kind TEXT,
+          reminder_id TEXT,
+          link_id TEXT,
+          link_name TEXT,
+          look_back INTEGER,
+          is_alarm INTEGER NOT NULL DEFAULT 0,
+          sink TEXT,
+          reason TEXT,
+          local_day INTEGER,
+          slot INTEGER,
+          -- `clear --delivered` forgets a delivery's words but keeps, for a week, that its firing
+          -- was claimed, so that a clock set back cannot deliver it again.
+          forgotten INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO deliveries_new (id, request_id, occurrence, attempt, outcome, late, decided_at,
+          finished_at, origin, category, title, body, event_kind, reminder_id, link_id, link_name,
+          look_back, is_alarm, sink, reason)
+          SELECT id, request_id, occurrence, attempt, outcome, late, decided_at, finished_at, origin,
+            category, title, body, event_kind, reminder_id, link_id, link_name, look_back,
+            is_alarm, sink, reason
+          FROM deliveries;
+        DROP TABLE deliveries;
+        ALTER TABLE deliveries_new RENAME TO deliveries;
+        CREATE UNIQUE INDEX deliveries_by_slot ON deliveries(request_id, local_day, slot, attempt)
+          WHERE local_day IS NOT NULL;
+        CREATE UNIQUE INDEX deliveries_by_instant ON deliveries(request_id, occurrence, attempt)
+          WHERE local_day IS NULL;
+        CREATE INDEX deliveries_by_firing ON deliveries(request_id, occurrence);
+        CREATE INDEX deliveries_by_time ON deliveries(decided_at);
+        CREATE INDEX deliveries_by_occurrence ON deliveries(occurrence);
+        ALTER TABLE cancellations ADD COLUMN local_day INTEGER;
+        ALTER TABLE cancellations ADD COLUMN slot INTEGER;
+        -- An answer whose logged event was undone no longer closes its firing: it can be
+        -- answered again, and history says the first answer was undone.
+        CREATE TABLE answers_new (
+          id INTEGER PRIMARY KEY,
+          request_id TEXT NOT NULL,
+          occurrence INTEGER NOT NULL,
+          action TEXT NOT NULL,
+          answered_at INTEGER NOT NULL,
+          event_id INTEGER,
+          message TEXT NOT NULL,
+          undone_at INTEGER
+        );
+        INSERT INTO answers_new (id, request_id, occurrence, action, answered_at, event_id, message)
+          SELECT id, request_id, occurrence, action, answered_at, event_id, message FROM answers;
+        DROP TABLE answers;
+        ALTER TABLE answers_new RENAME TO answers;
+        CREATE UNIQUE INDEX answers_once ON answers(request_id, occurrence, action)
+          WHERE undone_at IS NULL;
+        CREATE INDEX answers_by_time ON answers(answered_at);
+        CREATE INDEX answers_by_event ON answers(event_id);
+        -- A task's due time is a wall-clock time in the user's zone (due_at + due_offset is its
+        -- local date and time), unless it was given with an offset: then it is that instant.
+        ALTER TABLE tasks ADD COLUMN due_pinned INTEGER NOT NULL DEFAULT 0;
+        """),
   ]
 }
