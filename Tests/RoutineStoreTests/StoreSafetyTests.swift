@@ -263,9 +263,9 @@ struct StoreSafetyTests {
     #expect(lastTwo.map(\.event.timestamp.localDate.description) == ["2026-04-23", "2026-04-24"])
     var stale = lastTwo[0]
     stale.event.value = 3  // shown one way, stored another: not deleted
-    #expect(try store.delete([stale, lastTwo[1]]) == 1)
+    #expect(try store.delete([stale, lastTwo[1]], at: 0) == 1)
     #expect(try store.count() == 4)
-    #expect(try store.delete([lastTwo[1]]) == 0)
+    #expect(try store.delete([lastTwo[1]], at: 0) == 0)
   }
 
   @Test func theLastLoggedEventIsTheLatestAddedByHandNotByImport() throws {

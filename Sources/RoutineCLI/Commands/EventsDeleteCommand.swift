@@ -43,7 +43,7 @@ enum EventsDeleteCommand: Command {
       return .ok
     }
     try store.write {
-      let deleted = try store.delete(chosen)
+      let deleted = try store.delete(chosen, at: try context.nowSeconds())
       if context.isJSON {
         context.output.line(JSON.object([("deleted", .integer(deleted))]).serialized())
       } else {

@@ -24,6 +24,8 @@ struct HistoryEntry {
   var reason: String?
   /// The reminder a delivery came from (a snoozed alert's too).
   var reminderID: String?
+  /// For an answer: the event it logged was undone since.
+  var isUndone = false
 
   init(_ record: DeliveryRecord) {
     kind = .delivery
@@ -48,6 +50,7 @@ struct HistoryEntry {
     title = ""
     what = answer.action
     reason = answer.message
+    isUndone = answer.undoneAt != nil
   }
 
   init(_ stored: StoredCancellation, clock: ClockStyle, title: String) {
@@ -75,7 +78,9 @@ struct HistoryEntry {
         ("reason", .optional(reason)),
       ]
     case .answer:
-      members += [("action", .string(what)), ("message", .optional(reason))]
+      members += [
+        ("action", .string(what)), ("message", .optional(reason)), ("undone", .bool(isUndone)),
+      ]
     case .cancellation:
       members += [
         ("restored", .bool(what == "restored")), ("title", .string(title)),
@@ -110,6 +115,7 @@ struct HistoryEntry {
       let firing = EventFormatting.localDateTime(TimeArgument.stamp(occurrence, zone))
       detail = "'\(TerminalText.escaped(what))' to the firing of \(firing)"
       if let reason { detail += ": \(TerminalText.escaped(reason))" }
+      if isUndone { detail += " (undone: the event it logged was removed)" }
     case .cancellation:
       label = what
       detail =

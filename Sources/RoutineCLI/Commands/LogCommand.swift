@@ -95,7 +95,7 @@ enum UndoCommand: Command {
       Imported events are not undone one by one: 'routine events delete' removes a selection.
       """,
     options: [.flag("yes", "Remove without asking.")],
-    globals: ["store", "json"])
+    globals: ["store", "now", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     guard let store = try context.openExistingStore(), let last = try store.lastLogged() else {
@@ -113,7 +113,7 @@ enum UndoCommand: Command {
       return .ok
     }
     try store.write {
-      let removed = try store.delete([last]) == 1
+      let removed = try store.delete([last], at: try context.nowSeconds()) == 1
       if context.isJSON {
         context.output.line(
           JSON.object([("removed", .bool(removed)), ("event", EventFormatting.json(last.event))])

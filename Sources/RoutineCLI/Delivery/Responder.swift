@@ -3,9 +3,11 @@ import RoutineCore
 import RoutineStore
 
 /// Answers a notification (docs/delivery.md): `routine respond`, a command's printed action, a
-/// desktop button. The core decides (``ActionHandler``); this applies the decision, the logged
-/// event, the answer and the checks after logging, in one transaction of its own: all of it or
-/// nothing, and the same answer to the same firing twice is stored once.
+/// desktop button. The core decides (``ActionHandler``: which firing an answer refers to, the
+/// one-answer-per-firing rule, what the action does); this gathers what the store knows and
+/// applies the decision, the logged event, the answer and the checks after logging, in one
+/// transaction of its own: all of it or nothing, and the same answer to the same firing twice is
+/// stored once.
 struct Responder {
   let store: EventStore
   let context: Context
@@ -21,8 +23,9 @@ struct Responder {
   }
 
   /// Answers `action` to request `id`'s firing at `occurrence` (by default the latest one
-  /// delivered) at `now`. `deliverOutput` runs inside the transaction, before it commits: a
-  /// result that cannot be written changes nothing.
+  /// delivered) at `now`. `id` may also name a reminder whose firings were delivered: the last
+  /// one delivered is answered. `deliverOutput` runs inside the transaction, before it commits:
+  /// a result that cannot be written changes nothing.
   func answer(
     id: String, action: String, occurrence: Int64?, now: Int64,
     deliverOutput: (Result) throws -> Void = { _ in }
@@ -35,31 +38,38 @@ struct Responder {
         id: id, occurrence: occurrence, now: now, zone: zone, clock: clock)
       let firing = Occurrence(requestID: target.requestID, at: target.occurrence)
       let firingText = EventFormatting.localDateTime(TimeArgument.stamp(firing.at, zone))
-      if let earlier = try store.answer(to: firing, action: action) {
-        let when = TimeArgument.stamp(earlier.answeredAt, zone)
-        let result = Result(
-          message:
-            "'\(id)' (\(firingText)) was answered '\(action)' at \(clock.format(when.timeOfDay)) already; nothing changed.",
-          changed: false)
-        try deliverOutput(result)
-        return result
-      }
+      let shownID = target.requestID == id ? id : "\(id)' ('\(target.requestID)"
+      let given = try store.answers(requestID: firing.requestID).filter { $0.occurrence == firing }
+        .map {
+          PriorAnswer(action: $0.action, answeredAt: $0.answeredAt, isUndone: $0.undoneAt != nil)
+        }
+      let snoozes = try store.requests().filter { $0.origin == .snooze }
       let handler = ActionHandler(snoozeMinutes: settings.snoozeMinutes, clock: clock)
-      let outcome: ActionOutcome
-      do {
-        outcome = try handler.answer(action, to: target, now: now, in: zone)
-      } catch let error as ActionError {
+      let decision: AnswerDecision
+      do throws(AnswerError) {
+        decision = try handler.decide(
+          action, to: target, given: given, pendingSnoozes: snoozes, now: now, in: zone)
+      } catch .notOffered(let error) {
         throw CommandError(.dataError, error.description)
-      }
-      // A firing takes one answer: snooze and open leave it open, the others close it.
-      if let closing = try store.answers(requestID: firing.requestID).first(where: {
-        $0.occurrence == firing && !Responder.leavesOpen.contains($0.action)
-      }) {
+      } catch .closed(let closing) {
         let when = TimeArgument.stamp(closing.answeredAt, zone)
         throw CommandError(
           .dataError,
-          "'\(id)' (\(firingText)) was answered '\(closing.action)' at \(clock.format(when.timeOfDay)) already; a firing takes one answer (snooze and open aside), so '\(action)' changes nothing"
+          "'\(shownID)' (\(firingText)) was answered '\(closing.action)' at \(clock.format(when.timeOfDay)) already; a firing takes one answer (a snooze and opening it aside), so '\(action)' changes nothing"
         )
+      }
+      let outcome: ActionOutcome
+      switch decision {
+      case .unchanged(let earlier):
+        let when = TimeArgument.stamp(earlier.answeredAt, zone)
+        let result = Result(
+          message:
+            "'\(shownID)' (\(firingText)) was answered '\(action)' at \(clock.format(when.timeOfDay)) already; nothing changed.",
+          changed: false)
+        try deliverOutput(result)
+        return result
+      case .apply(let decided):
+        outcome = decided
       }
       var eventID: Int64?
       var logged: [Event] = []
@@ -77,6 +87,8 @@ struct Responder {
           }
         case .schedule(let request):
           try store.schedule(request)
+        case .unschedule(let id):
+          try store.cancelRequest(id: id)
         case .completeTask(let taskID, let at):
           if var task = try store.task(id: taskID) {
             task.doneAt = at
@@ -107,30 +119,39 @@ struct Responder {
   }
 
   /// The notification being answered: a pending request (stored or a reminder's), or, for one
-  /// removed since it fired, what its delivery recorded.
-  /// The answers after which a firing can still be answered otherwise.
-  static let leavesOpen: Set<String> = ["snooze", "open"]
-
+  /// removed since it fired, what its delivery recorded; for a reminder's id, its firing
+  /// delivered last.
   private func target(id: String, occurrence: Int64?, now: Int64, zone: Zone, clock: ClockStyle)
     throws -> AnswerTarget
   {
     let delivered = try store.latestDelivery(requestID: id, occurrence: occurrence)
     if let request = try store.pendingRequest(id: id, clock: clock) {
-      if let occurrence, delivered == nil {
-        try check(occurrence, of: request, now: now, zone: zone)
+      let at: Int64
+      do {
+        at = try ActionHandler.firing(
+          of: request, named: occurrence, namedWasDelivered: occurrence != nil && delivered != nil,
+          lastDelivered: delivered?.occurrence.at, now: now, in: zone)
+      } catch {
+        throw CommandError(.dataError, Responder.describe(error, of: request.id, zone: zone))
       }
-      let at =
-        try occurrence ?? delivered?.occurrence.at ?? lastFiring(of: request, now: now, zone: zone)
       return AnswerTarget(
         requestID: id, occurrence: at, category: request.category, origin: request.origin,
         title: request.title, body: request.body, metadata: request.metadata)
     }
-    if let delivered {
-      let request = delivered.request
-      return AnswerTarget(
-        requestID: id, occurrence: delivered.occurrence.at, category: request.category,
-        origin: request.origin, title: request.title, body: request.body,
-        metadata: request.metadata)
+    if let delivered { return Responder.target(delivered) }
+    // A reminder's own id (`reminder-1` for its requests `reminder-1-weekday-2`...): the firing
+    // of its requests delivered last, when there is one.
+    if occurrence == nil, let reminder = try store.reminder(id: id) {
+      if let last = try store.latestDelivery(reminderID: reminder.id) {
+        return Responder.target(last)
+      }
+      let requests = ReminderPlanner(clock: clock).requests(
+        for: [reminder], habits: try store.habits(), tasks: try store.tasks()
+      ).map(\.id)
+      throw CommandError(
+        .dataError,
+        "'\(id)' is a reminder none of whose firings was delivered yet; answer a firing by its notification's id"
+          + (requests.isEmpty ? "" : " (\(requests.joined(separator: ", ")))"))
     }
     let known = try store.pendingRequests(clock: clock).map(\.id)
     let hint = Suggestion.nearest(to: id, among: known).map { "; did you mean '\($0)'?" } ?? ""
@@ -140,40 +161,27 @@ struct Responder {
     )
   }
 
-  /// An answer names a firing that was delivered, or one of the request's firings that has
-  /// come (answered from the command line before delivery ran): never another time.
-  private func check(
-    _ occurrence: Int64, of request: NotificationRequest, now: Int64, zone: Zone
-  )
-    throws
-  {
-    let fires = request.trigger.occurrences(from: occurrence, to: occurrence + 1, in: zone)
-    guard !fires.contains(occurrence) || occurrence > now else { return }
-    let named = EventFormatting.localDateTime(TimeArgument.stamp(occurrence, zone))
-    let latest = request.trigger.occurrences(from: now - 7 * 86_400, to: now + 1, in: zone).last
-    let hint =
-      latest.map {
-        "; its latest was \(EventFormatting.localDateTime(TimeArgument.stamp($0, zone)))"
-      } ?? ""
-    throw CommandError(
-      .dataError,
-      occurrence > now && fires.contains(occurrence)
-        ? "'\(request.id)' fires at \(named), which has not come yet; answer it once it has"
-        : "'\(request.id)' does not fire at \(named)\(hint) (--occurrence names a firing, as delivery gives it)"
-    )
+  /// The target a delivery recorded (the request may be gone since).
+  private static func target(_ delivered: DeliveryRecord) -> AnswerTarget {
+    let request = delivered.request
+    return AnswerTarget(
+      requestID: delivered.occurrence.requestID, occurrence: delivered.occurrence.at,
+      category: request.category, origin: request.origin, title: request.title,
+      body: request.body, metadata: request.metadata)
   }
 
-  /// The latest firing of `request` at or before `now` within a day, for an answer that names
-  /// none and was never delivered.
-  private func lastFiring(of request: NotificationRequest, now: Int64, zone: Zone) throws
-    -> Int64
-  {
-    guard let last = request.trigger.occurrences(from: now - 86_400, to: now + 1, in: zone).last
-    else {
-      throw CommandError(
-        .dataError,
-        "'\(request.id)' has not fired in the last day; name the firing with --occurrence TIME")
+  /// The sentence for a firing an answer cannot name.
+  private static func describe(_ error: FiringChoiceError, of id: String, zone: Zone) -> String {
+    func text(_ at: Int64) -> String { EventFormatting.localDateTime(TimeArgument.stamp(at, zone)) }
+    switch error {
+    case .notYet(let at):
+      return "'\(id)' fires at \(text(at)), which has not come yet; answer it once it has"
+    case .doesNotFire(let at, let latest):
+      let hint = latest.map { "; its latest was \(text($0))" } ?? ""
+      return
+        "'\(id)' does not fire at \(text(at))\(hint) (--occurrence names a firing, as delivery gives it)"
+    case .noRecentFiring:
+      return "'\(id)' has not fired in the last day; name the firing with --occurrence TIME"
     }
-    return last
   }
 }

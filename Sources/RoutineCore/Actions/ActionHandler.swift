@@ -39,8 +39,54 @@ public enum ActionEffect: Hashable, Sendable {
   case log(Event)
   /// Schedule this one-time request (a snooze).
   case schedule(NotificationRequest)
+  /// Remove this pending request (a snoozed copy of a firing now answered).
+  case unschedule(id: String)
   /// Mark this task done.
   case completeTask(id: String, at: Timestamp)
+}
+
+/// An answer already given to a firing.
+public struct PriorAnswer: Hashable, Sendable {
+  /// The action.
+  public var action: String
+  /// When it was given (seconds since 1970).
+  public var answeredAt: Int64
+  /// Whether the event it logged was undone since (`routine undo`): it no longer counts.
+  public var isUndone: Bool
+
+  /// An answer.
+  public init(action: String, answeredAt: Int64, isUndone: Bool = false) {
+    self.action = action
+    self.answeredAt = answeredAt
+    self.isUndone = isUndone
+  }
+}
+
+/// What an answer to a firing comes to, given the answers it already had.
+public enum AnswerDecision: Hashable, Sendable {
+  /// The same answer was given already: it is stored once, nothing changes.
+  case unchanged(PriorAnswer)
+  /// Apply this outcome.
+  case apply(ActionOutcome)
+}
+
+/// Why an answer is refused.
+public enum AnswerError: Error, Equatable, Sendable {
+  /// The notification does not offer the action.
+  case notOffered(ActionError)
+  /// The firing was closed by an earlier answer (done, dismiss, a quick-log level...): a firing
+  /// takes one answer; snooze and open leave it open.
+  case closed(by: PriorAnswer)
+}
+
+/// Why an answer cannot name the firing it asked for.
+public enum FiringChoiceError: Error, Equatable, Sendable {
+  /// `--occurrence` names a firing that has not come yet.
+  case notYet(Int64)
+  /// `--occurrence` names a time the request does not fire at; its latest firing, if any.
+  case doesNotFire(Int64, latest: Int64?)
+  /// Nothing was delivered and the request has not fired in the last day.
+  case noRecentFiring
 }
 
 /// The decision about an answer.
@@ -83,7 +129,69 @@ public struct ActionHandler: Sendable {
     self.clock = clock
   }
 
-  /// What answering `action` to `target` at `now` (in `zone`) does.
+  /// The answers after which a firing can still be answered otherwise: a snooze brings it back,
+  /// and opening it is only a look.
+  public static let leavesOpen: Set<String> = [
+    NotificationCategory.snooze.id, NotificationCategory.open.id,
+  ]
+
+  /// What answering `action` to `target` at `now` does, given the answers the firing already
+  /// had (`answers`) and the snoozed copies pending (`pendingSnoozes`, stored snooze alerts):
+  /// - the same answer again is stored once and changes nothing;
+  /// - an action the notification does not offer is refused;
+  /// - a firing takes one answer: after one that closes it (anything but snooze and open), only
+  ///   `open` is taken; an answer whose event was undone no longer counts;
+  /// - an answer that closes the firing removes its snoozed copies, so they do not come back.
+  public func decide(
+    _ action: String, to target: AnswerTarget, given answers: [PriorAnswer],
+    pendingSnoozes: [NotificationRequest] = [], now: Int64, in zone: Zone
+  ) throws(AnswerError) -> AnswerDecision {
+    let counted = answers.filter { !$0.isUndone }
+    if let same = counted.first(where: { $0.action == action }) { return .unchanged(same) }
+    var outcome: ActionOutcome
+    do {
+      outcome = try answer(action, to: target, now: now, in: zone)
+    } catch {
+      throw .notOffered(error)
+    }
+    if action != NotificationCategory.open.id,
+      let closing = counted.first(where: { !ActionHandler.leavesOpen.contains($0.action) })
+    {
+      throw .closed(by: closing)
+    }
+    if !ActionHandler.leavesOpen.contains(action) {
+      outcome.effects += pendingSnoozes.filter { $0.isSnoozedCopy(of: target) }.map {
+        .unschedule(id: $0.id)
+      }
+    }
+    return .apply(outcome)
+  }
+
+  /// The firing an answer to `request` refers to: the one `named` (`--occurrence`), which must
+  /// have been delivered (`namedWasDelivered`) or have come by `now`; without a name, the one
+  /// delivered last, else the request's latest firing within a day.
+  public static func firing(
+    of request: NotificationRequest, named: Int64?, namedWasDelivered: Bool,
+    lastDelivered: Int64?, now: Int64, in zone: Zone
+  ) throws(FiringChoiceError) -> Int64 {
+    if let named {
+      guard !namedWasDelivered else { return named }
+      let fires = request.trigger.occurrences(from: named, to: named + 1, in: zone)
+      if fires.contains(named) {
+        guard named <= now else { throw .notYet(named) }
+        return named
+      }
+      throw .doesNotFire(
+        named,
+        latest: request.trigger.occurrences(from: now - 7 * 86_400, to: now + 1, in: zone).last)
+    }
+    if let lastDelivered { return lastDelivered }
+    guard let last = request.trigger.occurrences(from: now - 86_400, to: now + 1, in: zone).last
+    else { throw .noRecentFiring }
+    return last
+  }
+
+  /// What answering `action` to `target` at `now` (in `zone`) does, by the action alone.
   public func answer(_ action: String, to target: AnswerTarget, now: Int64, in zone: Zone)
     throws(ActionError) -> ActionOutcome
   {
@@ -167,6 +275,16 @@ public struct ActionHandler: Sendable {
 }
 
 extension NotificationRequest {
+  /// Whether this is a snoozed copy of `target`'s notification: a snooze alert of the same
+  /// reminder (or, for a learned one, of the same kind and title).
+  public func isSnoozedCopy(of target: AnswerTarget) -> Bool {
+    guard origin == .snooze, id != target.requestID else { return false }
+    if let reminder = target.metadata?.reminderID { return metadata?.reminderID == reminder }
+    let title = target.title.hasPrefix("Reminder: ") ? target.title : "Reminder: \(target.title)"
+    return metadata?.eventKind == target.metadata?.eventKind
+      && self.title == ReminderMessages.fit(title, maximum: ReminderMessages.maximumTitleLength)
+  }
+
   /// The one-time alert "Remind me in 5 min" makes of `target`: `alert_<Kind>_<unix seconds>`,
   /// firing at `fire`. A learned reminder's alert is in the early-warning category ("I'm on it",
   /// "Dismiss"), as in the original design; a reminder people defined keeps its own category, so

@@ -373,6 +373,21 @@ extension EventStore {
     }
   }
 
+  /// The latest firing delivered (handed to a sink) of the reminder `reminderID`'s requests.
+  public func latestDelivery(reminderID: String) throws -> DeliveryRecord? {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.deliveryColumns) FROM deliveries
+        WHERE reminder_id = ?1 AND forgotten = 0 AND attempt = 0
+          AND (outcome = 'delivered' OR outcome = 'sending')
+        ORDER BY occurrence DESC, id DESC LIMIT 1
+        """)
+      try select.bind(reminderID, at: 1)
+      return try select.step() ? EventStore.delivery(from: select) : nil
+    }
+  }
+
   /// The alarms delivered since `since` that nobody answered: for each firing, its latest
   /// delivery (the attempt tells how often it rang).
   public func unansweredAlarms(since: Int64) throws -> [DeliveryRecord] {

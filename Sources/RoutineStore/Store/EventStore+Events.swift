@@ -98,15 +98,18 @@ extension EventStore {
   }
 
   /// Deletes the events with these row ids whose content is still `expected` (so that what is
-  /// deleted is exactly what the user was shown), in one transaction; returns how many.
+  /// deleted is exactly what the user was shown), in one transaction; returns how many. An
+  /// answer that logged one of them is marked undone at `now`: its firing can be answered
+  /// again, and the history says so.
   @discardableResult
-  public func delete(_ expected: [StoredEvent]) throws -> Int {
+  public func delete(_ expected: [StoredEvent], at now: Int64) throws -> Int {
     try write {
       let kinds = try kinds()
       let select = try connection.prepare(
         "SELECT at, utc_offset, kind_id, value, note, source FROM events WHERE id = ?")
       let delete = try connection.prepare("DELETE FROM events WHERE id = ?")
       var count = 0
+      var deleted: [Int64] = []
       for stored in expected {
         select.reset()
         try select.bind(stored.id, at: 1)
@@ -116,7 +119,9 @@ extension EventStore {
         try delete.bind(stored.id, at: 1)
         try delete.step()
         count += connection.changes
+        deleted.append(stored.id)
       }
+      try markAnswersUndone(eventIDs: deleted, at: now)
       return count
     }
   }

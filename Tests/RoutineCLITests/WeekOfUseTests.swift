@@ -1,0 +1,107 @@
+import Foundation
+import RoutineCore
+import Testing
+
+@testable import RoutineCLI
+
+/// What a week of real use found (issue 17, section 4), end to end with a fixed clock
+/// (Europe/Berlin; 2026-05-04 is a Monday).
+struct WeekOfUseTests {
+  func sandbox(now: String = "2026-05-04T07:00:00+02:00") -> Sandbox {
+    let sandbox = Sandbox(now: now, zone: "Europe/Berlin")
+    #expect(sandbox.run("settings", "--time-zone", "Europe/Berlin").status == 0)
+    return sandbox
+  }
+
+  func run(_ sandbox: Sandbox, at now: String, _ arguments: String...) -> Invocation {
+    sandbox.run(arguments + ["--now", now])
+  }
+
+  // MARK: 4.2 A reminder's id in an answer
+
+  @Test func anAnswerNamingAReminderAnswersItsFiringDeliveredLast() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("reminders", "add", "--activity", "workout", "--at", "18:00").status == 0)
+    #expect(
+      run(sandbox, at: "2026-05-04T18:00:30+02:00", "deliver").stdout.contains(
+        "reminder-1-weekday-2"))
+    let answered = run(sandbox, at: "2026-05-04T18:05:00+02:00", "respond", "reminder-1", "dismiss")
+    #expect(answered.status == 0, "\(answered.stderr)")
+    #expect(answered.stdout == "Dismissed 'Workout'; nothing logged.\n")
+    let history = run(sandbox, at: "2026-05-04T18:06:00+02:00", "history", "--id", "reminder-1")
+      .stdout
+    #expect(history.contains("answered         reminder-1-weekday-2"), "\(history)")
+  }
+
+  @Test func aReminderNoneOfWhoseFiringsCameIsRefusedNamingItsFirings() {
+    let sandbox = sandbox()
+    #expect(
+      sandbox.run("reminders", "add", "--activity", "workout", "--at", "18:00", "--days", "mon,wed")
+        .status == 0)
+    let refused = run(sandbox, at: "2026-05-04T12:00:00+02:00", "respond", "reminder-1", "done")
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr
+        == "error: 'reminder-1' is a reminder none of whose firings was delivered yet; answer a firing by its notification's id (reminder-1-weekday-2, reminder-1-weekday-4)\n"
+    )
+  }
+
+  // MARK: 4.5 A mistaken quick-log answer, undone and answered again
+
+  @Test func aQuickLogAnswerUndoneCanBeAnsweredAgainAndHistorySaysSo() {
+    let sandbox = sandbox(now: "2026-05-05T08:00:00+02:00")
+    #expect(sandbox.run("reminders", "add", "--activity", "noalc", "--at", "09:00").status == 0)
+    #expect(run(sandbox, at: "2026-05-05T09:00:30+02:00", "deliver").status == 0)
+    let id = "reminder-1-weekday-3"
+    #expect(run(sandbox, at: "2026-05-05T09:01:00+02:00", "respond", id, "wild").status == 0)
+    #expect(run(sandbox, at: "2026-05-05T09:02:00+02:00", "undo", "--yes").status == 0)
+    let corrected = run(sandbox, at: "2026-05-05T09:03:00+02:00", "respond", id, "steady")
+    #expect(corrected.status == 0, "\(corrected.stderr)")
+    #expect(corrected.stdout == "Logged Alcohol (steady) for Mon 2026-05-04.\n")
+    let events =
+      sandbox.run("events", "--event", "Alcohol", "--json").json["events"] as? [[String: Any]]
+    #expect(events?.map { $0["note"] as? String } == ["steady"])
+    let history = run(sandbox, at: "2026-05-05T09:04:00+02:00", "history", "--from", "today").stdout
+    #expect(history.contains("'wild' to the firing of Tue 2026-05-05 09:00"), "\(history)")
+    #expect(history.contains("(undone: the event it logged was removed)"))
+    let json = run(sandbox, at: "2026-05-05T09:04:00+02:00", "history", "--json", "--from", "today")
+      .json
+    let answers = (json["entries"] as? [[String: Any]] ?? []).filter {
+      $0["type"] as? String == "answer"
+    }
+    #expect(answers.map { $0["undone"] as? Bool } == [true, false])
+  }
+
+  // MARK: 4.10 Answers after a snooze, and open after a closing answer
+
+  @Test func doneToTheOriginalAfterSnoozingItStopsTheSnoozedCopy() {
+    let sandbox = sandbox()
+    #expect(
+      sandbox.run("reminders", "add", "--text", "Pills", "--at", "08:00", "--style", "alarm").status
+        == 0)
+    #expect(run(sandbox, at: "2026-05-04T08:00:30+02:00", "deliver").status == 0)
+    #expect(
+      run(sandbox, at: "2026-05-04T08:01:00+02:00", "respond", "reminder-1", "snooze").status == 0)
+    #expect(
+      run(sandbox, at: "2026-05-04T08:02:00+02:00", "respond", "reminder-1", "done").status == 0)
+    // Neither the snoozed copy nor another ring of the alarm comes.
+    for now in ["2026-05-04T08:06:30+02:00", "2026-05-04T08:10:30+02:00"] {
+      let delivered = run(sandbox, at: now, "deliver").stdout
+      #expect(delivered.isEmpty, "\(now): \(delivered)")
+    }
+    #expect(!sandbox.run("pending").stdout.contains("alert_"))
+  }
+
+  @Test func openingAFiringAfterAClosingAnswerIsTaken() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "08:00").status == 0)
+    #expect(run(sandbox, at: "2026-05-04T08:00:30+02:00", "deliver").status == 0)
+    #expect(
+      run(sandbox, at: "2026-05-04T08:01:00+02:00", "respond", "reminder-1", "dismiss").status == 0)
+    let opened = run(sandbox, at: "2026-05-04T08:02:00+02:00", "respond", "reminder-1", "open")
+    #expect(opened.status == 0, "\(opened.stderr)")
+    let done = run(sandbox, at: "2026-05-04T08:03:00+02:00", "respond", "reminder-1", "done")
+    #expect(done.status == 65)
+    #expect(done.stderr.contains("was answered 'dismiss' at 08:01 already"))
+  }
+}
