@@ -484,11 +484,11 @@ struct DefinitionsTests {
     ),
     (
       #"{"reminders": [{"type": "general", "message": "x"}]}"#,
-      "reminders[0]: a general reminder needs message and schedule"
+      "reminders[0].schedule: this reminder needs a schedule (a time, and its days)"
     ),
     (
       #"{"reminders": [{"type": "activity", "activity": "Reading", "lookbackHours": 5, "schedule": {"repeat": "weekly", "at": "09:00"}}]}"#,
-      "reminders[0].lookbackHours: expected 1, 3, 6, 12, 24 or 48, found 5"
+      "reminders[0].lookbackHours: expected a look-back of 1, 3, 6, 12, 24 or 48 hours, found 5"
     ),
     (
       #"{"reminders": [{"type": "general", "enabled": 1, "message": "x", "schedule": {"repeat": "daily", "at": "09:00"}}]}"#,

@@ -118,14 +118,16 @@ enum Definitions {
             throw FieldError(field: "\(field).window", message: problem.message)
           }
         }
-        let day = try int(item["day"], "\(field).day")
-        if let day, !(1...31).contains(day) {
-          throw FieldError(
-            field: "\(field).day", message: "expected a day from 1 to 31, found \(day)")
-        }
-        return Habit(
+        let habit = Habit(
           id: try string(item["id"], "\(field).id", optional: true) ?? "", name: name,
-          repetition: repetition, weekdays: days, dayOfMonth: day, window: window)
+          repetition: repetition, weekdays: days, dayOfMonth: try int(item["day"], "\(field).day"),
+          window: window)
+        do throws(DefinitionProblem) {
+          try habit.validate()
+        } catch {
+          throw FieldError(field: "\(field).\(error.field)", message: error.description)
+        }
+        return habit
       }
     }
 
@@ -217,11 +219,6 @@ enum Definitions {
           reminder.schedule = try self.schedule(fields, field: "\(field).schedule")
         }
         reminder.lookBackHours = try int(item["lookbackHours"], "\(field).lookbackHours")
-        if let hours = reminder.lookBackHours, !Reminder.lookBackChoices.contains(hours) {
-          throw FieldError(
-            field: "\(field).lookbackHours",
-            message: "expected 1, 3, 6, 12, 24 or 48, found \(hours)")
-        }
         reminder.link = try string(item["link"], "\(field).link", optional: true)
         if let timing = try string(item["habitTiming"], "\(field).habitTiming", optional: true) {
           let words = timing.split(separator: " ").map(String.init)
@@ -241,16 +238,11 @@ enum Definitions {
           }
         }
         reminder.minutesBefore = try int(item["minutesBefore"], "\(field).minutesBefore")
-        switch kind {
-        case .activity where reminder.activity == nil || reminder.schedule == nil:
-          throw FieldError(
-            field: field, message: "an activity reminder needs activity and schedule")
-        case .general where reminder.message == nil || reminder.schedule == nil:
-          throw FieldError(field: field, message: "a general reminder needs message and schedule")
-        case .habit where reminder.link == nil, .task where reminder.link == nil:
-          throw FieldError(
-            field: "\(field).link", message: "expected the id of its \(kind.rawValue)")
-        default: break
+        // The rules `reminders add` keeps (the schedule's were checked above).
+        do throws(DefinitionProblem) {
+          try reminder.validate()
+        } catch {
+          throw FieldError(field: "\(field).\(error.field)", message: error.description)
         }
         return reminder
       }
@@ -278,22 +270,16 @@ enum Definitions {
         schedule.weekdays = days
       }
       schedule.dayOfMonth = try int(fields["day"], "\(field).day")
-      if let day = schedule.dayOfMonth, !(1...31).contains(day) {
-        throw FieldError(
-          field: "\(field).day", message: "expected a day from 1 to 31, found \(day)")
-      }
-      if repetition == .monthly, schedule.dayOfMonth == nil {
-        throw FieldError(
-          field: "\(field).day", message: "expected a day of the month for a monthly schedule")
-      }
       if let text = try string(fields["date"], "\(field).date", optional: true) {
         guard let date = TimeArgument.date(text) else {
           throw FieldError(field: "\(field).date", message: "expected YYYY-MM-DD, found '\(text)'")
         }
         schedule.date = date
       }
-      if repetition == .once, schedule.date == nil {
-        throw FieldError(field: "\(field).date", message: "expected a date for a one-time schedule")
+      do throws(DefinitionProblem) {
+        try schedule.validate()
+      } catch {
+        throw FieldError(field: "\(field).\(error.field)", message: error.description)
       }
       return schedule
     }

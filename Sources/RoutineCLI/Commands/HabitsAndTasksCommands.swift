@@ -104,9 +104,6 @@ enum HabitOptions {
         throw invalid("repeat", "daily, weekly or monthly", text)
       }
       habit.repetition = repetition
-      if repetition == .monthly, habit.dayOfMonth == nil {
-        throw UsageError("--repeat monthly needs --day N", command: context.command)
-      }
     }
     if let text = arguments.value("window") {
       if text.lowercased() == "none" {
@@ -118,6 +115,11 @@ enum HabitOptions {
           throw UsageError("--window: \(problem.message)", command: context.command)
         }
       }
+    }
+    do throws(DefinitionProblem) {
+      try habit.validate()
+    } catch {
+      throw ReminderOptions.usage(error, context)
     }
   }
 }

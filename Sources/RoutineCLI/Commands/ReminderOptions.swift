@@ -232,18 +232,27 @@ enum ReminderOptions {
       }
       schedule.repetition = repetition
       if repetition == .daily { schedule.weekdays = .everyDay }
-      if repetition == .monthly, schedule.dayOfMonth == nil {
-        throw UsageError("--repeat monthly needs --day N", command: context.command)
-      }
-      if repetition == .once, schedule.date == nil {
-        throw UsageError(
-          "--repeat once needs a date in --at ('2026-05-01 09:00')", command: context.command)
-      }
     }
     if reminder.kind == .activity { schedule.repetition = .weekly }
+    do throws(DefinitionProblem) {
+      try schedule.validate()
+    } catch {
+      throw usage(error, context)
+    }
     // A habit reminder given only a time keeps to the habit's days and pattern.
     if reminder.kind == .habit, reminder.schedule == nil, given == ["at"] { return }
     reminder.schedule = schedule
+  }
+
+  /// A definition's problem as a usage error, in the words of the options that set it.
+  static func usage(_ problem: DefinitionProblem, _ context: Context) -> UsageError {
+    let text: String
+    switch problem {
+    case .monthlyWithoutDay: text = "--repeat monthly needs --day N"
+    case .onceWithoutDate: text = "--repeat once needs a date in --at ('2026-05-01 09:00')"
+    default: text = problem.description
+    }
+    return UsageError(text, command: context.command)
   }
 
   /// `90m`, `1h`, `1d`, `2h30m`, `45` (minutes), `0`: a duration in minutes.
@@ -257,18 +266,26 @@ enum ReminderOptions {
         continue
       }
       guard let value = Int(number) else { return nil }
+      let unit: Int
       switch character {
-      case "m": total += value
-      case "h": total += value * 60
-      case "d": total += value * 1440
+      case "m": unit = 1
+      case "h": unit = 60
+      case "d": unit = 1440
       default: return nil
       }
+      // A number too large to count is no duration (the lead's bound is checked later).
+      let (minutes, overflow) = value.multipliedReportingOverflow(by: unit)
+      let (sum, overflowAgain) = total.addingReportingOverflow(minutes)
+      guard !overflow, !overflowAgain else { return nil }
+      total = sum
       number = ""
       sawUnit = true
     }
     if !number.isEmpty {
       guard let value = Int(number), !sawUnit else { return nil }
-      total += value
+      let (sum, overflow) = total.addingReportingOverflow(value)
+      guard !overflow else { return nil }
+      total = sum
     }
     return text.isEmpty ? nil : total
   }

@@ -24,6 +24,8 @@ public struct ReminderPlanner: Sendable {
     /// Minutes before the window of a monthly habit reach into the evening before its day,
     /// which a day of the month cannot name (the day before the 1st is the 28th to the 31st).
     case eveningBeforeMonthlyDay(String)
+    /// The definition breaks a rule (``Reminder/validate()``).
+    case invalid(DefinitionProblem)
 
     /// A sentence.
     public var description: String {
@@ -34,6 +36,7 @@ public struct ReminderPlanner: Sendable {
       case .noDays: "no day of the week is on, so it never fires"
       case .eveningBeforeMonthlyDay(let name):
         "minutes before the window of the monthly habit '\(name)' fall on the evening before its day, which a day of the month cannot name; fire at or after midnight (fewer minutes) or use --at"
+      case .invalid(let problem): problem.description
       }
     }
   }
@@ -59,6 +62,12 @@ public struct ReminderPlanner: Sendable {
   public func requests(for reminder: Reminder, habit: Habit?, task: TodoTask?) throws(Problem)
     -> [NotificationRequest]
   {
+    do throws(DefinitionProblem) {
+      try reminder.validate()
+      try habit?.validate()
+    } catch {
+      throw .invalid(error)
+    }
     switch reminder.kind {
     case .activity: return try activityRequests(reminder)
     case .general: return generalRequests(reminder)
