@@ -17,6 +17,43 @@ struct WeekOfUseTests {
     sandbox.run(arguments + ["--now", now])
   }
 
+  // MARK: 4.1 A learned reminder after its event was logged
+
+  @Test func aLearnedReminderIsSkippedWhenItsKindWasLoggedInItsRangeThatDay() throws {
+    let sandbox = sandbox(now: "2026-05-04T07:00:00+02:00")
+    // Three weeks of workouts between 17:58 and 18:33.
+    var lines = ["timestamp,event"]
+    let times = ["17:58", "18:05", "18:12", "18:19", "18:26", "18:33", "18:12"]
+    for day in 1...21 {
+      let date = LocalDate(year: 2026, month: 4, day: 12)!.adding(days: day)
+      lines.append("\(date)T\(times[day % 7]):00+02:00,Workout")
+    }
+    let path = sandbox.file("workouts.csv", lines.joined(separator: "\n") + "\n")
+    #expect(sandbox.run("import", path).status == 0)
+    #expect(sandbox.run("plan").status == 0)
+    let pending = sandbox.run("pending", "--json").json["requests"] as? [[String: Any]] ?? []
+    let workout = try #require(
+      pending.first { ($0["id"] as? String)?.hasPrefix("routine_Workout") == true })
+    let next = try #require(workout["nextFire"] as? String)
+    let firing = try #require(Timestamp(iso8601: next))
+    #expect(firing.timeOfDay.hour == 18)
+    // Worked out at 18:03, in the routine's range and before the reminder: it stays quiet, and
+    // says why.
+    #expect(firing.timeOfDay > TimeOfDay(hour: 18, minute: 3)!)
+    #expect(sandbox.run("log", "Workout", "--at", "2026-05-04T18:03:00+02:00").status == 0)
+    let agenda = run(sandbox, at: "2026-05-04T18:05:00+02:00", "agenda", "--to", "tomorrow").stdout
+    #expect(agenda.contains("Time for Workout"), "\(agenda)")
+    #expect(agenda.contains("(skipped: Workout logged at 18:03)"), "\(agenda)")
+    let delivered = run(
+      sandbox,
+      at: Timestamp(secondsSince1970: firing.secondsSince1970 + 30, utcOffsetSeconds: 7200).iso8601,
+      "deliver")
+    #expect(delivered.stdout.isEmpty, "\(delivered.stdout)")
+    let history = run(sandbox, at: "2026-05-04T20:00:00+02:00", "history", "--from", "today").stdout
+    #expect(history.contains("suppressed"), "\(history)")
+    #expect(history.contains("Workout logged at 18:03"))
+  }
+
   // MARK: 4.2 A reminder's id in an answer
 
   @Test func anAnswerNamingAReminderAnswersItsFiringDeliveredLast() {

@@ -52,8 +52,38 @@ struct PlannerTests {
     #expect(
       request.metadata
         == RequestMetadata(
-          eventKind: "Meditation", suggestedTime: TimeOfDay(parsing: "21:30"), confidence: 0.8))
+          eventKind: "Meditation", suggestedTime: TimeOfDay(parsing: "21:30"), confidence: 0.8,
+          lookBack: .minutes(5)))
     #expect(request.title == "Time for Meditation")
+  }
+
+  /// Issue 17, 4.1: an event logged in the routine's range that day, before the reminder
+  /// fires, makes it unnecessary: its look-back reaches back to the routine's earliest time.
+  @Test func aLearnedReminderLooksBackToItsRoutinesEarliestTime() throws {
+    var workout = routine("Workout", "18:24")
+    workout.earliest = TimeOfDay(parsing: "17:58")!
+    let request = try #require(plan([workout]).first)
+    // Fires at 18:19; 17:58 is 21 minutes before.
+    #expect(trigger(request) == CalendarTrigger(weekday: nil, hour: 18, minute: 19, repeats: true))
+    #expect(request.metadata?.lookBack == .minutes(21))
+    let firing = epoch("2026-05-04T18:19+02:00")
+    let berlin = zone("Europe/Berlin")
+    #expect(
+      ForwardCheck.evidence(
+        for: request, at: firing, events: [stamp("2026-05-04T18:05+02:00")], in: berlin)
+        == stamp("2026-05-04T18:05+02:00"))
+    // Before the range (a workout at lunch) does not count.
+    #expect(
+      ForwardCheck.evidence(
+        for: request, at: firing, events: [stamp("2026-05-04T12:30+02:00")], in: berlin) == nil)
+    // A tight routine whose earliest time is after the firing has nothing to look back on.
+    var tight = routine("Coffee", "07:20")
+    tight.earliest = TimeOfDay(parsing: "07:17")!
+    #expect(plan([tight]).first?.metadata?.lookBack == nil)
+    // Around midnight: a firing at 23:58 (for 00:03) and the earliest at 23:50.
+    var late = routine("Sleep", "00:03")
+    late.earliest = TimeOfDay(parsing: "23:50")!
+    #expect(plan([late]).first?.metadata?.lookBack == .minutes(8))
   }
 
   @Test func weekdayAndWeekendRoutinesRepeatOnTheirOwnDays() {

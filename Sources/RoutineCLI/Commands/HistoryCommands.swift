@@ -357,6 +357,9 @@ enum WhyCommand: Command {
         + (hours == 1 ? "hour" : "\(hours) hours") + " before"
     case .sameDay:
       return " unless \(metadata.eventKind) is logged that day before it"
+    case .minutes(let minutes):
+      return " unless \(metadata.eventKind) is logged in the "
+        + (minutes == 1 ? "minute" : "\(minutes) minutes") + " before (its usual range)"
     }
   }
 

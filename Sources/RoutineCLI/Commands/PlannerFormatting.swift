@@ -34,11 +34,13 @@ enum RequestFormatting {
       secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
   }
 
-  /// `12h`, or `sameDay` (since the local midnight), as `pending --json` shows a look-back.
+  /// `12h`, `sameDay` (since the local midnight) or `25m`, as `pending --json` shows a
+  /// look-back.
   static func lookBackText(_ lookBack: LookBack) -> String {
     switch lookBack {
     case .hours(let hours): "\(hours)h"
     case .sameDay: "sameDay"
+    case .minutes(let minutes): "\(minutes)m"
     }
   }
 

@@ -131,12 +131,17 @@ public enum LookBack: Hashable, Sendable {
   case hours(Int)
   /// Since the local midnight before the firing (a habit done today).
   case sameDay
+  /// The minutes before the firing (a learned reminder: from its routine's earliest time that
+  /// day, so that an event logged in the routine's range keeps it quiet).
+  case minutes(Int)
 
   /// The window `[start, occurrence]` of instants for a firing at `occurrence`.
   public func window(before occurrence: Int64, in zone: Zone) -> ClosedRange<Int64> {
     switch self {
     case .hours(let hours):
       return (occurrence - Int64(hours) * 3600)...occurrence
+    case .minutes(let minutes):
+      return (occurrence - Int64(max(minutes, 0)) * 60)...occurrence
     case .sameDay:
       let date = WallClock.localDate(at: occurrence, in: zone)
       let midnight = WallClock.instant(on: date, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)

@@ -53,8 +53,16 @@ public struct Planner: Sendable {
     let title = messages.title(for: routine.kind)
     let body = messages.body(
       for: routine, bufferMinutes: settings.bufferMinutes, commuteMinutes: commuteMinutes)
+    // Logged already within the routine's range that day (from its earliest time to the
+    // firing): the reminder is not needed. An earliest time after the firing leaves nothing.
+    // Circular: the earliest time 23:50 is 8 minutes before a firing at 23:58, and 00:01 is
+    // after it.
+    let shifted = floorMod(
+      routine.earliest.roundedToMinute.secondsSinceMidnight / 60 - fireSeconds / 60 + 720, 1440)
+    let lookBackMinutes = max(720 - shifted, 0)
     let metadata = RequestMetadata(
-      eventKind: routine.kind.name, suggestedTime: routine.time, confidence: routine.confidence)
+      eventKind: routine.kind.name, suggestedTime: routine.time, confidence: routine.confidence,
+      lookBack: lookBackMinutes > 0 ? .minutes(lookBackMinutes) : nil)
     func request(_ id: String, weekday: Int?) -> NotificationRequest {
       NotificationRequest(
         id: id, origin: .learned, category: .routineReminder, title: title, body: body,

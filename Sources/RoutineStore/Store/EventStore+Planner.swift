@@ -272,16 +272,21 @@ extension EventStore {
 }
 
 extension LookBack {
-  /// How a look-back is stored: its hours, or -1 for the same day.
+  /// How a look-back is stored: its hours, -1 for the same day, -2 - minutes for minutes.
   static func code(_ lookBack: LookBack) -> Int64 {
     switch lookBack {
     case .hours(let hours): Int64(hours)
     case .sameDay: -1
+    case .minutes(let minutes): -2 - Int64(max(minutes, 0))
     }
   }
 
   /// The look-back stored as `code`.
   init(code: Int64) {
-    self = code < 0 ? .sameDay : .hours(Int(code))
+    switch code {
+    case ...(-2): self = .minutes(Int(-2 - code))
+    case -1: self = .sameDay
+    default: self = .hours(Int(code))
+    }
   }
 }
