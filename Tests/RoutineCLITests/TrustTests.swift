@@ -335,6 +335,19 @@ struct ControlCharacterTests {
     #expect(TerminalText.escaped("evil\u{202E}txt.exe") == "evil\\u{202E}txt.exe")
     #expect(TerminalText.escaped("Café ☕") == "Café ☕")
   }
+
+  /// Issue 17, 3.4: the Arabic letter mark is a bidirectional mark like LRM and RLM; Arabic
+  /// text around it stays as it is.
+  @Test func theArabicLetterMarkIsEscapedLikeTheOtherBidiMarks() {
+    #expect(TerminalText.escaped("a\u{061C}b") == "a\\u{61C}b")
+    #expect(TerminalText.escaped("قهوة") == "قهوة")
+    var text = ""
+    JSON.writeString("a\u{061C}b قهوة", to: &text)
+    #expect(text == "\"a\\u061cb قهوة\"")
+    let sandbox = Sandbox()
+    #expect(sandbox.run("log", "Tea\u{061C}Time").stdout.contains("Tea\\u{61C}Time"))
+    #expect(!sandbox.run("events", "--json").stdout.contains("\u{061C}"))
+  }
 }
 
 struct InputTests {

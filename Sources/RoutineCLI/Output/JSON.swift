@@ -123,11 +123,11 @@ public indirect enum JSON: Sendable, Equatable {
   static func writeString(_ value: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
     let utf8 = value.utf8
-    // 0xC2, 0xE2 and 0xEF lead the UTF-8 encodings of C1 controls and of the formatting
+    // 0xC2, 0xD8, 0xE2 and 0xEF lead the UTF-8 encodings of C1 controls and of the formatting
     // characters; text without them (and without the ASCII specials) needs no escaping.
     if !utf8.contains(where: {
       $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F
-        || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF
+        || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF
     }) {
       bytes.append(contentsOf: utf8)
     } else {

@@ -34,9 +34,9 @@ enum TerminalText {
   }
 
   /// Whether `text` certainly holds nothing to escape (line breaks aside when allowed): no byte
-  /// below 0x20, no DEL, and none of 0xC2, 0xE2 and 0xEF, which lead the UTF-8 encodings of the
-  /// C1 controls and of the formatting characters. A byte loop over the contiguous UTF-8: text
-  /// output passes every line through here.
+  /// below 0x20, no DEL, and none of 0xC2, 0xD8, 0xE2 and 0xEF, which lead the UTF-8 encodings
+  /// of the C1 controls and of the formatting characters (0xD8 the Arabic letter mark's). A byte
+  /// loop over the contiguous UTF-8: text output passes every line through here.
   @inline(__always)
   static func isPlain(_ text: String, allowingLineBreaks: Bool) -> Bool {
     var text = text
@@ -46,19 +46,23 @@ enum TerminalText {
           if allowingLineBreaks && byte == 0x0A { continue }
           return false
         }
-        if byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xEF { return false }
+        if byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 || byte == 0xEF {
+          return false
+        }
       }
       return true
     }
   }
 
   /// Whether `scalar` must not reach a terminal raw: C0 and C1 controls, DEL, and the
-  /// characters that reorder or hide text (bidi marks, embeddings, overrides and isolates,
-  /// zero-width spaces and joiners, the byte order mark).
+  /// characters that reorder or hide text (every explicit bidirectional formatting character
+  /// of Unicode's bidi algorithm: the marks LRM, RLM and the Arabic letter mark, embeddings,
+  /// overrides and isolates; zero-width spaces and joiners; the line and paragraph separators;
+  /// the byte order mark).
   static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0..<0x20, 0x7F...0x9F: true
-    case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: true
+    case 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF: true
     default: false
     }
   }
