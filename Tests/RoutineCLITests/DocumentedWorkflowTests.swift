@@ -130,10 +130,18 @@ struct DocumentedWorkflowTests {
   ])
   func theTranscriptsOfTheDocsAreTrue(page: String) throws { try Self.check(page: page) }
 
-  /// The README's install step: `install -D -m 0755 .build/release/routine ~/.local/bin/routine`.
+  /// The README's install step: a release build that carries Swift's runtime and Foundation
+  /// (so that it outlives the toolchain it was built with), installed as
+  /// `~/.local/bin/routine`, the path these tests (and the cron lines) use.
   @Test func theInstallStepIsTheOneTheseTestsFollow() throws {
     let readme = try Self.text(of: "README.md")
-    #expect(readme.contains("install -D -m 0755 .build/release/routine ~/.local/bin/routine\n"))
+    #expect(
+      readme.contains(
+        """
+        swift build -c release --static-swift-stdlib
+        install -D -m 0755 .build/release/routine ~/.local/bin/routine
+
+        """))
   }
 
   /// Cron runs a line with `/bin/sh -c` and only `HOME`, `LOGNAME`, `SHELL` and
