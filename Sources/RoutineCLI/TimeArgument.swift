@@ -130,7 +130,9 @@ enum TimeArgument {
 
   static func date(_ text: String) -> LocalDate? {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    // Digits only: `Int` would take a sign (`+999`).
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
       let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
     else { return nil }
     return LocalDate(year: year, month: month, day: day)

@@ -1,5 +1,6 @@
 import Foundation
 import RoutineCore
+import RoutineStore
 import Testing
 
 @testable import RoutineCLI
@@ -97,5 +98,47 @@ struct LimitsTests {
     #expect(result.status == 65, "\(result.stderr)")
     #expect(result.stderr.contains(message), "\(result.stderr)")
     #expect((sandbox.run("reminders", "--json").json["reminders"] as? [Any])?.isEmpty == true)
+  }
+
+  /// From the fuzzing of issue 17: a start year no timestamp can hold crashed `sample`.
+  @Test func aSampleStartsOnAFourDigitDateAndEndsBeforeTheYear10000() throws {
+    let sandbox = Sandbox()
+    for start in ["292277026597-01-01", "99999999999999999-01-01", "-5-01-01", "+999-01-01"] {
+      let result = try sandbox.runBinary(["sample", "--start=\(start)", "--days", "1"])
+      #expect(result.status == 64, "\(start): \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: --start: expected a date YYYY-MM-DD"), "\(start)")
+    }
+    let late = sandbox.run("sample", "--start", "9999-12-25", "--days", "10")
+    #expect(late.status == 64)
+    #expect(late.stderr.hasPrefix("error: --start: the sample must end before the year 10000"))
+    #expect(sandbox.run("sample", "--start", "9999-12-20", "--days", "10").status == 0)
+  }
+
+  /// A setting no `routine settings` could write (an edited store) is a damaged store, not an
+  /// overflow.
+  @Test func aSettingOutOfItsRangeIsADamagedStore() throws {
+    let sandbox = Sandbox()
+    #expect(sandbox.run("settings", "--grace", "1440").status == 0)
+    let settings = sandbox.run("settings", "--grace", "1441")
+    #expect(settings.status == 64)
+    let store = try EventStore(path: sandbox.storePath)
+    try store.connection.execute(
+      "UPDATE settings SET value = '9223372036854775807' WHERE key = 'graceMinutes'")
+    let deliver = try sandbox.runBinary("deliver")
+    #expect(deliver.status == 65)
+    #expect(
+      deliver.stderr.contains(
+        "is damaged (the setting graceMinutes is 9223372036854775807, outside 0...1440)"),
+      "\(deliver.stderr)")
+  }
+
+  @Test func aSnoozeThatComesBackTomorrowSaysTheDay() throws {
+    let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00", zone: "Europe/Berlin")
+    #expect(sandbox.run("settings", "--snooze", "1440").status == 0)
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "10:00").status == 0)
+    #expect(sandbox.run("deliver", "--now", "2026-05-04T10:00:30+02:00").status == 0)
+    let snoozed = sandbox.run(
+      "respond", "reminder-1", "snooze", "--now", "2026-05-04T10:01:00+02:00")
+    #expect(snoozed.stdout == "Snoozed: 'Pills' comes back at Tue 2026-05-05 10:01.\n")
   }
 }

@@ -141,4 +141,46 @@ struct WeekOfUseTests {
     #expect(done.status == 65)
     #expect(done.stderr.contains("was answered 'dismiss' at 08:01 already"))
   }
+
+  // MARK: 4.4 The snooze button says how long
+
+  @Test func theSnoozeButtonSaysTheSnoozeOfTheSettings() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("settings", "--snooze", "10").status == 0)
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "08:00").status == 0)
+    let delivered = run(sandbox, at: "2026-05-04T08:00:30+02:00", "deliver").stdout
+    #expect(delivered.contains(#"{"id":"snooze","title":"Remind me in 10 min"}"#), "\(delivered)")
+    #expect(NotificationCategory.snoozeTitle(minutes: 60) == "Remind me in 1 h")
+    #expect(NotificationCategory.snoozeTitle(minutes: 1439) == "Again in 1439 min")
+    #expect((1...1440).allSatisfy { NotificationCategory.snoozeTitle(minutes: $0).count <= 20 })
+  }
+
+  // MARK: 4.9 A preset counts the names of its activity
+
+  @Test func theMindfulnessReminderCountsALoggedMindfulnessAsWellAsMeditation() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("reminders", "add", "--activity", "mindfulness").status == 0)
+    let logged = run(sandbox, at: "2026-05-04T10:00:00+02:00", "log", "Mindfulness")
+    #expect(
+      logged.stdout.contains("Skipped reminder-1-weekday-2 at Mon 2026-05-04 20:00"),
+      "\(logged.stdout)")
+    #expect(run(sandbox, at: "2026-05-04T20:00:30+02:00", "deliver").stdout.isEmpty)
+    // The forward check too, for an event imported without the check after logging.
+    let path = sandbox.file("m.csv", "timestamp,event\n2026-05-05T09:00:00+02:00,Mindfulness\n")
+    #expect(run(sandbox, at: "2026-05-05T19:00:00+02:00", "import", path).status == 0)
+    let agenda = run(sandbox, at: "2026-05-05T19:00:00+02:00", "agenda", "--to", "tomorrow").stdout
+    #expect(agenda.contains("(skipped: Mindfulness logged at 09:00)"), "\(agenda)")
+    #expect(run(sandbox, at: "2026-05-05T20:00:30+02:00", "deliver").stdout.isEmpty)
+  }
+
+  // MARK: 4.8 A time with an offset names a moment, whatever the system's zone
+
+  @Test func aOneTimeReminderGivenWithAnOffsetFiresAtThatMoment() {
+    let sandbox = sandbox()
+    sandbox.variables["TZ"] = "America/New_York"
+    let added = sandbox.run("reminders", "add", "--text", "Test", "--at", "2026-05-04T06:35+00:00")
+    #expect(
+      added.stdout == "Added reminder-1: \"Test\", once 2026-05-04 08:35.\n", "\(added.stdout)")
+    #expect(run(sandbox, at: "2026-05-04T06:35:20Z", "deliver").stdout.contains("\"Test\""))
+  }
 }

@@ -168,9 +168,11 @@ enum ReminderOptions {
       if let time = TimeArgument.minuteTime(text) {
         schedule.time = time
       } else if reminder.kind == .general, let stamp = Timestamp(iso8601: text.trimmingBlanks) {
-        // Given with an offset: the wall-clock time it names there.
-        date = stamp.localDate
-        schedule.time = stamp.timeOfDay
+        // Given with an offset: that instant, as the user's clock reads it (so that
+        // `date --iso-8601=minutes` names the same moment whatever the system's zone).
+        let local = TimeArgument.stamp(stamp.secondsSince1970, zone)
+        date = local.localDate
+        schedule.time = local.timeOfDay
       } else if reminder.kind == .general,
         let (day, time) = TimeArgument.localDateTime(text, now: now, zone: zone)
       {

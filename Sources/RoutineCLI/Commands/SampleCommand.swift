@@ -45,11 +45,16 @@ enum SampleCommand: Command {
         command: spec.name)
     }
     let startText = context.arguments.value("start") ?? "2026-03-02"
-    let parts = startText.split(separator: "-").compactMap { Int($0) }
-    guard parts.count == 3, let start = LocalDate(year: parts[0], month: parts[1], day: parts[2])
-    else {
+    // The same YYYY-MM-DD as every date option: four-digit years, so that every generated
+    // time is an instant timestamps can write and read back.
+    guard let start = TimeArgument.date(startText) else {
       throw UsageError(
         "--start: expected a date YYYY-MM-DD, found '\(startText)'", command: spec.name)
+    }
+    guard start.adding(days: days - 1) <= LocalDate(year: 9999, month: 12, day: 30)! else {
+      throw UsageError(
+        "--start: the sample must end before the year 10000, found \(days) days from \(start)",
+        command: spec.name)
     }
     // The persona is Berliner unless told otherwise: the bundled data must not depend on $TZ.
     let zone =

@@ -212,13 +212,14 @@ enum SettingsCommand: Command {
       }
       return value
     }
-    change.lead = try minutes("lead", 0...720)
-    change.buffer = try minutes("buffer", 0...240)
-    change.window = try minutes("window", 1...3660)
-    change.weekly = try minutes("weekly", 0...3660)
+    let ranges = PlannerSettings.ranges
+    change.lead = try minutes("lead", ranges["leadMinutes"]!)
+    change.buffer = try minutes("buffer", ranges["bufferMinutes"]!)
+    change.window = try minutes("window", ranges["windowDays"]!)
+    change.weekly = try minutes("weekly", ranges["weeklyDays"]!)
     // Beyond a day, "late" stops meaning anything; delivery looks back a week at most.
-    change.grace = try minutes("grace", 0...1440)
-    change.snooze = try minutes("snooze", 1...1440)
+    change.grace = try minutes("grace", ranges["graceMinutes"]!)
+    change.snooze = try minutes("snooze", ranges["snoozeMinutes"]!)
     if let text = arguments.value("time-zone") {
       if text.lowercased() == "none" || text.isEmpty {
         change.timeZone = .some(String?.none)

@@ -28,12 +28,14 @@ struct Deliverer {
   func run(sink: NotificationSink, now: Int64) throws -> Report {
     var report = Report()
     let (claimed, zone) = try claim(sink: sink, now: now, report: &report)
+    let snoozeMinutes = try store.settings().snoozeMinutes
     for record in claimed {
       let notification = DeliveredNotification(
         id: record.occurrence.requestID,
         occurrence: TimeArgument.stamp(record.occurrence.at, zone), attempt: record.attempt,
         category: record.request.category, title: record.request.title, body: record.request.body,
-        actions: NotificationCategory.category(record.request.category).actions,
+        actions: NotificationCategory.category(record.request.category).actions(
+          snoozeMinutes: snoozeMinutes),
         isLate: record.isLate, isAlarm: record.request.metadata?.isAlarm ?? false)
       do {
         let answer = try sink.deliver(notification)
@@ -90,7 +92,8 @@ struct Deliverer {
           let window = lookBack.window(before: item.occurrence.at, in: zone)
           do {
             facts.events = .found(
-              try store.eventTimes(of: kind, from: window.lowerBound, to: window.upperBound))
+              try store.eventTimes(
+                countingAs: kind, from: window.lowerBound, to: window.upperBound))
           } catch {
             facts.events = .unreadable(ErrorReport.describe(error).1)
           }

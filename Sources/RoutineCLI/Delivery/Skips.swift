@@ -36,7 +36,7 @@ struct Skips {
       guard let name = request.metadata?.eventKind, let kind = EventKind(name),
         kinds.insert(kind.key).inserted
       else { continue }
-      recent[kind.key] = try store.eventTimes(of: kind, from: now - 48 * 3600, to: now)
+      recent[kind.key] = try store.eventTimes(countingAs: kind, from: now - 48 * 3600, to: now)
     }
   }
 

@@ -221,10 +221,13 @@ public struct ActionHandler: Sendable {
       let fire = now + Int64(snoozeMinutes) * 60
       let alert = NotificationRequest.snoozeAlert(
         of: target, firingAt: fire)
+      let back = Timestamp(Date(timeIntervalSince1970: Double(fire)), in: zone)
+      // A long snooze comes back another day: say which.
+      let day =
+        back.localDate == stamp.localDate ? "" : "\(back.localDate.weekdayName) \(back.localDate) "
       return outcome(
         [.schedule(alert)],
-        "Snoozed: '\(target.title)' comes back at \(clock.formatExact(Timestamp(Date(timeIntervalSince1970: Double(fire)), in: zone).timeOfDay))."
-      )
+        "Snoozed: '\(target.title)' comes back at \(day)\(clock.formatExact(back.timeOfDay)).")
     case "start":
       let what = target.category == .mindfulness ? "the meditation timer" : "the workout"
       let kind = kindName ?? (target.category == .mindfulness ? "Meditation" : "Workout")

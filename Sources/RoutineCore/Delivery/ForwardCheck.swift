@@ -60,31 +60,33 @@ public struct Cancellation: Hashable, Sendable {
     for events: [Event], requests: [NotificationRequest], now: Int64, in zone: Zone
   ) -> [Cancellation] {
     let keys = Set(events.map(\.kind.key))
+    // An event counts for a request when its kind is one the request's kind counts (a logged
+    // "Mindfulness" for the mindfulness reminder's "Meditation").
+    func counted(_ request: NotificationRequest) -> Set<String> {
+      guard let kind = request.metadata.flatMap({ EventKind($0.eventKind) }) else { return [] }
+      return Set(ActivityPreset.kinds(countingAs: kind).map(\.key))
+    }
     let watching = requests.filter { request in
-      guard let metadata = request.metadata, metadata.lookBack != nil,
-        let kind = EventKind(metadata.eventKind)
-      else { return false }
-      return keys.contains(kind.key)
+      request.metadata?.lookBack != nil && !counted(request).isDisjoint(with: keys)
     }
     guard !watching.isEmpty else { return [] }
     let days = ZoneDays(zone, from: now, to: now + horizon)
     var result: [Cancellation] = []
     for request in watching {
-      guard let metadata = request.metadata, let lookBack = metadata.lookBack,
-        let key = EventKind(metadata.eventKind)?.key
-      else { continue }
+      guard let lookBack = request.metadata?.lookBack else { continue }
+      let counting = counted(request)
       for firing in request.trigger.firings(from: now + 1, to: now + horizon + 1, days: days) {
         let at = firing.at
         let window = lookBack.window(before: at, in: zone)
         guard
           let event = events.filter({
-            $0.kind.key == key && window.contains($0.timestamp.secondsSince1970)
+            counting.contains($0.kind.key) && window.contains($0.timestamp.secondsSince1970)
           }).max(by: { $0.timestamp < $1.timestamp })
         else { continue }
         result.append(
           Cancellation(
             occurrence: Occurrence(requestID: request.id, at: at),
-            reminderID: metadata.reminderID ?? request.id, eventKind: event.kind.name,
+            reminderID: request.metadata?.reminderID ?? request.id, eventKind: event.kind.name,
             eventAt: event.timestamp, slot: firing.slot))
       }
     }

@@ -96,6 +96,24 @@ public struct NotificationCategory: Hashable, Sendable {
       ? NotificationCategory.open : actions.first { $0.id == actionID }
   }
 
+  /// The buttons as shown when a snooze lasts `snoozeMinutes` (`routine settings --snooze`):
+  /// "Remind me in 10 min", "Remind me in 1 h".
+  public func actions(snoozeMinutes: Int) -> [Action] {
+    actions.map { action in
+      guard action.id == NotificationCategory.snooze.id else { return action }
+      var shown = action
+      shown.title = NotificationCategory.snoozeTitle(minutes: snoozeMinutes)
+      return shown
+    }
+  }
+
+  /// "Remind me in 5 min", "Remind me in 1 h", "Remind me in 90 min", "Again in 135 min": at
+  /// most 20 characters, as a notification's button allows.
+  public static func snoozeTitle(minutes: Int) -> String {
+    if minutes >= 60, minutes % 60 == 0 { return "Remind me in \(minutes / 60) h" }
+    return minutes < 100 ? "Remind me in \(minutes) min" : "Again in \(minutes) min"
+  }
+
   /// The ids of the actions an answer may name: the buttons, then `open`.
   public var actionIDs: [String] { actions.map(\.id) + [NotificationCategory.open.id] }
 }

@@ -30,4 +30,11 @@ public struct PlannerSettings: Hashable, Sendable {
 
   /// The most requests pending at once (the limit the original design respected).
   public static let pendingLimit = 64
+
+  /// The values each number may take (`routine settings` refuses others, and a store holding
+  /// another is damaged): none is large enough to overflow an instant.
+  public static let ranges: [String: ClosedRange<Int>] = [
+    "leadMinutes": 0...720, "bufferMinutes": 0...240, "windowDays": 1...3660,
+    "weeklyDays": 0...3660, "graceMinutes": 0...1440, "snoozeMinutes": 1...1440,
+  ]
 }

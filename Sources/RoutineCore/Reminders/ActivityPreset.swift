@@ -16,6 +16,23 @@ public enum ActivityPreset: String, Sendable, CaseIterable {
     }
   }
 
+  /// Every kind whose events count as doing it: its own, then the names other apps give the
+  /// same activity ("Mindfulness" is what the reminder says and what Apple Health calls a
+  /// mindful session). docs/reminders.md lists them.
+  public var kinds: [EventKind] {
+    switch self {
+    case .mindfulness: [kind, EventKind("Mindfulness")!]
+    case .workout: [kind]
+    case .noalc: [kind]
+    }
+  }
+
+  /// The kinds whose events count as `kind`: a preset's kinds when `kind` is one of them,
+  /// otherwise `kind` alone.
+  public static func kinds(countingAs kind: EventKind) -> [EventKind] {
+    allCases.first { $0.kinds.contains { $0.key == kind.key } }?.kinds ?? [kind]
+  }
+
   /// The default time of day.
   public var time: TimeOfDay {
     switch self {

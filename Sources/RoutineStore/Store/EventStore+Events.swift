@@ -196,7 +196,8 @@ extension EventStore {
     return Event(
       kind: kind,
       timestamp: Timestamp(
-        secondsSince1970: statement.int(at: 0), utcOffsetSeconds: Int32(statement.int(at: 1))),
+        secondsSince1970: statement.int(at: 0),
+        utcOffsetSeconds: Int32(clamping: statement.int(at: 1))),
       value: statement.isNull(at: 3) ? nil : statement.double(at: 3),
       note: statement.text(at: 4),
       source: EventSource(rawValue: statement.text(at: 5) ?? "") ?? .import)
@@ -219,7 +220,8 @@ extension EventStore {
       while try statement.step() {
         guard let kindIndex = index[statement.int(at: 2)] else { continue }
         let timestamp = Timestamp(
-          secondsSince1970: statement.int(at: 0), utcOffsetSeconds: Int32(statement.int(at: 1)))
+          secondsSince1970: statement.int(at: 0),
+          utcOffsetSeconds: Int32(clamping: statement.int(at: 1)))
         log.append(EventTime(timestamp), toKindAt: kindIndex)
       }
       log.sort()
@@ -234,7 +236,8 @@ extension EventStore {
         let statement = try connection.prepare(sql)
         guard try statement.step() else { return nil }
         return Timestamp(
-          secondsSince1970: statement.int(at: 0), utcOffsetSeconds: Int32(statement.int(at: 1))
+          secondsSince1970: statement.int(at: 0),
+          utcOffsetSeconds: Int32(clamping: statement.int(at: 1))
         ).localDate
       }
       guard let first = try date("SELECT at, utc_offset FROM events ORDER BY at LIMIT 1"),

@@ -11,17 +11,27 @@ extension EventStore {
       let statement = try connection.prepare("SELECT key, value FROM settings")
       while try statement.step() {
         guard let key = statement.text(at: 0), let value = statement.text(at: 1) else { continue }
+        // A number outside what `routine settings` allows was not written by routine.
+        func number(_ current: Int) throws -> Int {
+          guard let parsed = Int(value) else { return current }
+          guard PlannerSettings.ranges[key]?.contains(parsed) ?? true else {
+            throw StoreError.damaged(
+              path: path,
+              detail: "the setting \(key) is \(parsed), outside \(PlannerSettings.ranges[key]!)")
+          }
+          return parsed
+        }
         switch key {
         case "enabled": settings.isEnabled = value == "true"
         case "threshold": settings.threshold = Double(value) ?? settings.threshold
-        case "leadMinutes": settings.leadMinutes = Int(value) ?? settings.leadMinutes
-        case "bufferMinutes": settings.bufferMinutes = Int(value) ?? settings.bufferMinutes
-        case "windowDays": settings.windowDays = Int(value) ?? settings.windowDays
-        case "weeklyDays": settings.weeklyDays = Int(value) ?? settings.weeklyDays
+        case "leadMinutes": settings.leadMinutes = try number(settings.leadMinutes)
+        case "bufferMinutes": settings.bufferMinutes = try number(settings.bufferMinutes)
+        case "windowDays": settings.windowDays = try number(settings.windowDays)
+        case "weeklyDays": settings.weeklyDays = try number(settings.weeklyDays)
         case "timeZone": settings.timeZone = value
         case "locale": settings.locale = value
-        case "graceMinutes": settings.graceMinutes = Int(value) ?? settings.graceMinutes
-        case "snoozeMinutes": settings.snoozeMinutes = Int(value) ?? settings.snoozeMinutes
+        case "graceMinutes": settings.graceMinutes = try number(settings.graceMinutes)
+        case "snoozeMinutes": settings.snoozeMinutes = try number(settings.snoozeMinutes)
         default: break
         }
       }

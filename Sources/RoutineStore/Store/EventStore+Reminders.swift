@@ -384,12 +384,13 @@ extension EventStore {
             id: select.text(at: 0) ?? "",
             name: EventKind(name: select.text(at: 1) ?? "", key: select.text(at: 2) ?? ""),
             due: EventStore.due(
-              at: select.int(at: 3), offset: Int32(select.int(at: 4)),
+              at: select.int(at: 3), offset: Int32(clamping: select.int(at: 4)),
               pinned: select.int(at: 7) != 0),
             doneAt: select.isNull(at: 5)
               ? nil
               : Timestamp(
-                secondsSince1970: select.int(at: 5), utcOffsetSeconds: Int32(select.int(at: 6)))))
+                secondsSince1970: select.int(at: 5),
+                utcOffsetSeconds: Int32(clamping: select.int(at: 6)))))
       }
       return result
     }

@@ -40,6 +40,14 @@ extension EventStore {
     }
   }
 
+  /// The times of the events of every kind that counts as `kind` (``ActivityPreset/kinds(countingAs:)``)
+  /// at instants in `from...to`, in time order.
+  public func eventTimes(countingAs kind: EventKind, from: Int64, to: Int64) throws -> [Timestamp] {
+    let kinds = ActivityPreset.kinds(countingAs: kind)
+    guard kinds.count > 1 else { return try eventTimes(of: kind, from: from, to: to) }
+    return try kinds.flatMap { try eventTimes(of: $0, from: from, to: to) }.sorted()
+  }
+
   /// The checks after `events` were logged, in the caller's transaction (docs/reminders.md,
   /// docs/delivery.md): firings in the next 24 hours whose look-back window holds one of them
   /// are cancelled (reverse smart reminders); and an event of the last 24 hours far off its
@@ -54,8 +62,12 @@ extension EventStore {
     let recent = events.filter { $0.timestamp.secondsSince1970 >= now - 48 * 3600 }
     guard !recent.isEmpty else { return effects }
     try write {
+      // The reminders watching a kind that counts the logged one (a "Mindfulness" logged for
+      // the mindfulness reminder, which watches "Meditation").
       var seen = Set<String>()
-      let kinds = recent.map(\.kind).filter { seen.insert($0.key).inserted }
+      let kinds = recent.flatMap { ActivityPreset.kinds(countingAs: $0.kind) }.filter {
+        seen.insert($0.key).inserted
+      }
       let planner = ReminderPlanner(clock: clock)
       let habits = try habits()
       let tasks = try tasks()
@@ -63,8 +75,10 @@ extension EventStore {
         let watching = try reminders(watching: kind)
         guard !watching.isEmpty else { continue }
         let requests = planner.requests(for: watching, habits: habits, tasks: tasks)
+        let counting = Set(ActivityPreset.kinds(countingAs: kind).map(\.key))
         let found = Cancellation.cancellations(
-          for: recent.filter { $0.kind.key == kind.key }, requests: requests, now: now, in: zone)
+          for: recent.filter { counting.contains($0.kind.key) }, requests: requests, now: now,
+          in: zone)
         if try addCancellations(found, at: now) > 0 { effects.cancellations += found }
       }
       for event in recent
