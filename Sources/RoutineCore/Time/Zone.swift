@@ -15,6 +15,8 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     case database(path: String)
     /// Foundation's built-in rules (ICU): the zone is not in the system's database.
     case foundation
+    /// A POSIX TZ rule given as text (`TZ=CET-1CEST,M3.5.0,M10.5.0/3`), not a database zone.
+    case posixRule
     /// A fixed offset (UTC).
     case fixed
   }
@@ -36,6 +38,13 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     self.identifier = identifier
     self.source = .database(path: path)
     self.rules = .table(rules)
+  }
+
+  /// The zone a POSIX TZ rule describes, named by the rule's text.
+  public init(posixRule rule: PosixZoneRule, text: String) {
+    self.identifier = text
+    self.source = .posixRule
+    self.rules = .table(ZoneRules(rule: rule))
   }
 
   /// The zone Foundation knows as `timeZone`, with Foundation's rules.
@@ -62,7 +71,7 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     case .fixed(let seconds):
       return Int64(seconds)
     case .table(let table):
-      return Int64(table.localTimeType(at: instant).utcOffset)
+      return Int64(table.utcOffset(at: instant))
     case .foundation(let zone):
       return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
     }

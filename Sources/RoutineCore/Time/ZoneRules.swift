@@ -1,6 +1,12 @@
 /// The rules of one zone as the tz database gives them (a TZif file): a table of transitions,
 /// the local time type in effect after each, and for instants past the table, the POSIX TZ
 /// rule of the file's footer.
+///
+/// Which type applies when (RFC 8536, for TZif version 2 and later):
+/// - before the first transition, ``initialType`` (the file's type 0);
+/// - from a transition up to the next, the type of that transition;
+/// - after the last transition, the footer's rule when there is one, else the last type;
+/// - without transitions, the footer's rule when there is one, else ``initialType``.
 public struct ZoneRules: Hashable, Sendable {
   /// A UTC offset, whether it is daylight-saving time, and its abbreviation.
   public struct LocalTimeType: Hashable, Sendable {
@@ -25,13 +31,16 @@ public struct ZoneRules: Hashable, Sendable {
   public let typeIndices: [Int]
   /// The local time types.
   public let types: [LocalTimeType]
-  /// The type in effect before the first transition (and always, without transitions).
+  /// The type in effect before the first transition (and always, without transitions or footer).
   public let initialType: LocalTimeType
   /// The rule for instants after the last transition, when the file has one.
   public let footer: PosixZoneRule?
+  /// For each transition, the offset from it on: the offset alone is asked for far more often
+  /// than the whole type, and reading it here copies no abbreviation.
+  private let offsets: [Int32]
 
   /// Rules from a transition table; `nil` when the table is inconsistent (indices out of range,
-  /// transitions not ascending, no types).
+  /// transitions not ascending, no types and no footer).
   public init?(
     transitions: [Int64], typeIndices: [Int], types: [LocalTimeType],
     initialType: LocalTimeType? = nil, footer: PosixZoneRule? = nil
@@ -47,6 +56,7 @@ public struct ZoneRules: Hashable, Sendable {
     self.typeIndices = typeIndices
     self.types = types
     self.footer = footer
+    self.offsets = typeIndices.map { types[$0].utcOffset }
     self.initialType =
       initialType ?? types.first
       ?? footer.map {
@@ -56,24 +66,43 @@ public struct ZoneRules: Hashable, Sendable {
       ?? LocalTimeType(utcOffset: 0, isDaylightSaving: false, abbreviation: "UTC")
   }
 
+  /// Rules that are a POSIX TZ rule alone (a `$TZ` such as `CET-1CEST,M3.5.0,M10.5.0/3`).
+  public init(rule: PosixZoneRule) {
+    self.init(transitions: [], typeIndices: [], types: [], footer: rule)!
+  }
+
+  /// Where `instant` falls: -1 before the first transition, the index of the last transition at
+  /// or before it, or `transitions.count` past the table when the footer decides.
+  private func place(of instant: Int64) -> Int {
+    guard let first = transitions.first else { return footer == nil ? -1 : 0 }
+    guard instant >= first else { return -1 }
+    let lastIndex = transitions.count - 1
+    if instant > transitions[lastIndex] {
+      // Past the table the footer continues it; at the last transition the table still decides.
+      return footer == nil ? lastIndex : transitions.count
+    }
+    var low = 0
+    var high = lastIndex
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if transitions[middle] <= instant { low = middle } else { high = middle - 1 }
+    }
+    return low
+  }
+
   /// The local time type in effect at `instant`.
   public func localTimeType(at instant: Int64) -> LocalTimeType {
-    guard let last = transitions.last, instant >= last else {
-      // Before the last transition: the table decides (the footer only continues it).
-      guard let first = transitions.first, instant >= first else {
-        return footer.map { transitions.isEmpty ? $0.localTimeType(at: instant) : initialType }
-          ?? initialType
-      }
-      var low = 0
-      var high = transitions.count - 1
-      // The last transition at or before `instant`.
-      while low < high {
-        let middle = (low + high + 1) / 2
-        if transitions[middle] <= instant { low = middle } else { high = middle - 1 }
-      }
-      return types[typeIndices[low]]
-    }
-    if let footer { return footer.localTimeType(at: instant) }
-    return types[typeIndices[transitions.count - 1]]
+    let index = place(of: instant)
+    if index < 0 { return initialType }
+    if index < transitions.count { return types[typeIndices[index]] }
+    return footer?.localTimeType(at: instant) ?? initialType
+  }
+
+  /// The offset from UTC at `instant`, in seconds.
+  public func utcOffset(at instant: Int64) -> Int32 {
+    let index = place(of: instant)
+    if index < 0 { return initialType.utcOffset }
+    if index < transitions.count { return offsets[index] }
+    return footer?.utcOffset(at: instant) ?? initialType.utcOffset
   }
 }
