@@ -347,6 +347,14 @@ public final class ZoneDatabase: @unchecked Sendable {
     return "/" + parts.joined(separator: "/")
   }
 
+  /// The `zoneinfo` directory a zone file at `path` is in (`/usr/share/zoneinfo` for
+  /// `/usr/share/zoneinfo/Europe/Berlin`), or `nil`.
+  public static func directory(holding path: String) -> String? {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard let index = parts.lastIndex(of: "zoneinfo"), index + 1 < parts.count else { return nil }
+    return parts[...index].joined(separator: "/")
+  }
+
   /// The part of `path` after its last `zoneinfo` directory (`Europe/Berlin`), or `nil`.
   static func nameAfterZoneinfo(in path: String) -> String? {
     let parts = path.split(separator: "/")
