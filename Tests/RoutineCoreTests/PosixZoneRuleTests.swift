@@ -227,6 +227,48 @@ struct PosixZoneRuleTests {
     }
   }
 
+  /// Rules whose changes stay inside their year take a shortcut (their own year, and the year
+  /// before for its first weeks); for random such rules and instants it agrees with the general
+  /// way, which looks at three years.
+  @Test func theShortcutForRulesInsideTheirYearAgreesWithTheGeneralWay() {
+    var random = SplitMix64(seed: 1996)
+    func day() -> PosixZoneRule.Day {
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: .julian(Int.random(in: 9...357, using: &random))
+      case 1: .dayOfYear(Int.random(in: 8...356, using: &random))
+      default:
+        .monthWeekDay(
+          month: Int.random(in: 2...11, using: &random),
+          week: Int.random(in: 1...5, using: &random),
+          weekday: Int.random(in: 0...6, using: &random))
+      }
+    }
+    var checked = 0
+    for _ in 0..<400 {
+      let standard = Int32.random(in: -14...14, using: &random) * 1800
+      let schedule = PosixZoneRule.Schedule(
+        standardOffset: standard,
+        daylightOffset: standard + Int32.random(in: -4...4, using: &random) * 1800,
+        start: .init(day: day(), time: Int32.random(in: -167...167, using: &random) * 3600),
+        end: .init(day: day(), time: Int32.random(in: -167...167, using: &random) * 3600))
+      #expect(schedule.staysInItsYear)
+      for _ in 0..<200 {
+        let instant = Int64.random(in: -4_000_000_000...8_000_000_000, using: &random)
+        let year = LocalDate(daysSince1970: floorDiv(Int(instant) + Int(standard), 86_400))
+          .components.year
+        let general = schedule.isDaylightSavingTimeByNeighbouringYears(at: instant, year: year)
+        #expect(schedule.isDaylightSavingTime(at: instant) == general, "\(schedule) \(instant)")
+        checked += 1
+      }
+    }
+    #expect(checked == 80_000)
+    // Rules that leave their year never take it.
+    #expect(PosixZoneRule("EST5EDT,0/0,J365/25")?.schedule?.staysInItsYear == false)
+    #expect(PosixZoneRule("AAA0BBB,M1.1.0,M6.1.0")?.schedule?.staysInItsYear == false)
+    #expect(PosixZoneRule("AAA0BBB,M3.1.0,J360")?.schedule?.staysInItsYear == false)
+    #expect(PosixZoneRule(Self.berlin)?.schedule?.staysInItsYear == true)
+  }
+
   @Test func instantsAtTheEndsOfTimeGiveAnOffset() throws {
     let rule = try #require(PosixZoneRule(Self.sydney))
     #expect([36000, 39600].contains(rule.utcOffset(at: .max)))

@@ -22,11 +22,14 @@
 /// table, so no `Calendar`.
 public struct PosixZoneRule: Hashable, Sendable {
   /// Seconds ahead of UTC in standard time.
-  public var standardOffset: Int32
+  public let standardOffset: Int32
   /// The abbreviation of standard time.
-  public var standardName: String
+  public let standardName: String
   /// Daylight-saving time, when the rule has it.
-  public var daylightSaving: DaylightSaving?
+  public let daylightSaving: DaylightSaving?
+  /// What decides offsets, without the names: copying it retains nothing, and it is copied for
+  /// every offset asked for past a zone's table.
+  let schedule: Schedule?
 
   /// Daylight-saving time: its name, offset and the yearly dates it starts and ends.
   public struct DaylightSaving: Hashable, Sendable {
@@ -38,6 +41,14 @@ public struct PosixZoneRule: Hashable, Sendable {
     public var start: Change
     /// When it ends each year, in daylight-saving time.
     public var end: Change
+
+    /// Daylight-saving time from its parts.
+    public init(name: String, offset: Int32, start: Change, end: Change) {
+      self.name = name
+      self.offset = offset
+      self.start = start
+      self.end = end
+    }
   }
 
   /// A yearly change: a date rule and a local time on that date.
@@ -46,6 +57,12 @@ public struct PosixZoneRule: Hashable, Sendable {
     public var day: Day
     /// Seconds after local midnight of that date (negative, or past a day, in version 3).
     public var time: Int32
+
+    /// A change on `day` at `time`.
+    public init(day: Day, time: Int32) {
+      self.day = day
+      self.time = time
+    }
   }
 
   /// Which day of a year a change happens on.
@@ -70,6 +87,10 @@ public struct PosixZoneRule: Hashable, Sendable {
     self.standardName = standardName
     self.standardOffset = standardOffset
     self.daylightSaving = daylightSaving
+    self.schedule = daylightSaving.map {
+      Schedule(
+        standardOffset: standardOffset, daylightOffset: $0.offset, start: $0.start, end: $0.end)
+    }
   }
 
   /// The local time type in effect at `instant`.
@@ -84,70 +105,134 @@ public struct PosixZoneRule: Hashable, Sendable {
 
   /// The offset from UTC at `instant`, in seconds (without building a whole local time type).
   public func utcOffset(at instant: Int64) -> Int32 {
-    guard let daylightSaving else { return standardOffset }
-    return isDaylightSavingTime(at: instant) ? daylightSaving.offset : standardOffset
+    guard let schedule else { return standardOffset }
+    return schedule.utcOffset(at: instant)
   }
 
   /// Whether daylight-saving time is in effect at `instant`.
   public func isDaylightSavingTime(at instant: Int64) -> Bool {
-    guard let daylightSaving else { return false }
-    // Far enough for any date people mean (about a million years), near enough that no sum
-    // below overflows.
-    let limit: Int64 = 1 << 45
-    let instant = min(max(instant, -limit), limit)
-    let year = LocalDate(
-      daysSince1970: floorDiv(Int(instant) + Int(standardOffset), 86_400)
-    ).components.year
-    // The changes of the year before, this year and the next, in order of the rule: the last at
-    // or before `instant` decides. Times past a day (or negative) can move a change into a
-    // neighbouring year, hence three years. When a change meets the next one at the same
-    // instant (an end on December 31 at 25:00 and a start on January 1 at 00:00: daylight-saving
-    // time all year), the later in this order wins.
-    var latest = Int64.min
-    var isDaylightSaving = false
-    var earliest = Int64.max
-    for candidateYear in (year - 1)...(year + 1) {
-      let start = instantOf(daylightSaving.start, in: candidateYear, offset: standardOffset)
-      let end = instantOf(daylightSaving.end, in: candidateYear, offset: daylightSaving.offset)
-      earliest = min(earliest, start, end)
-      if start <= instant, start >= latest {
-        latest = start
-        isDaylightSaving = true
-      }
-      if end <= instant, end >= latest {
-        latest = end
-        isDaylightSaving = false
-      }
-    }
-    // Only rules whose changes of a year both fall a week into the next get here; ask about the
-    // year before. At the limit, standard time.
-    if latest == Int64.min {
-      return earliest - 1 > -limit && isDaylightSavingTime(at: earliest - 1)
-    }
-    return isDaylightSaving
+    schedule?.isDaylightSavingTime(at: instant) ?? false
   }
 
-  /// The instant of `change` in `year`, its time read with `offset`.
-  private func instantOf(_ change: Change, in year: Int, offset: Int32) -> Int64 {
-    Int64(PosixZoneRule.day(of: change.day, in: year)) * 86_400 + Int64(change.time)
-      - Int64(offset)
+  /// When daylight-saving time is in effect, as plain numbers.
+  struct Schedule: Hashable, Sendable {
+    var standardOffset: Int32
+    var daylightOffset: Int32
+    var start: Change
+    var end: Change
+    /// Whether each change always falls inside the local year it belongs to, more than a day
+    /// from either end (its date at least 8 days from both, its time within a week, the two
+    /// offsets less than a day apart): then an instant's own year decides, with the year
+    /// before for the weeks before its first change.
+    let staysInItsYear: Bool
+
+    init(standardOffset: Int32, daylightOffset: Int32, start: Change, end: Change) {
+      self.standardOffset = standardOffset
+      self.daylightOffset = daylightOffset
+      self.start = start
+      self.end = end
+      func isInside(_ day: Day) -> Bool {
+        switch day {
+        case .julian(let number): (9...357).contains(number)
+        case .dayOfYear(let number): (8...356).contains(number)
+        case .monthWeekDay(let month, _, _): (2...11).contains(month)
+        }
+      }
+      staysInItsYear =
+        isInside(start.day) && isInside(end.day)
+        && abs(Int(daylightOffset) - Int(standardOffset)) < 86_400
+    }
+
+    func utcOffset(at instant: Int64) -> Int32 {
+      isDaylightSavingTime(at: instant) ? daylightOffset : standardOffset
+    }
+
+    func isDaylightSavingTime(at instant: Int64) -> Bool {
+      // Far enough for any date people mean (about a million years), near enough that no sum
+      // below overflows.
+      let limit: Int64 = 1 << 45
+      let instant = min(max(instant, -limit), limit)
+      let year = LocalDate(
+        daysSince1970: floorDiv(Int(instant) + Int(standardOffset), 86_400)
+      ).components.year
+      if staysInItsYear {
+        // The changes of other years are all before this local year or after it.
+        let (start, end) = changes(in: year)
+        switch (start <= instant, end <= instant) {
+        case (true, true): return start > end
+        case (true, false): return true
+        case (false, true): return false
+        case (false, false):
+          // Before both: as at the end of the year before, its later change.
+          let (lastStart, lastEnd) = changes(in: year - 1)
+          return lastStart > lastEnd
+        }
+      }
+      return isDaylightSavingTimeByNeighbouringYears(at: instant, year: year)
+    }
+
+    /// The general case, for any rule: `year` is the local year of `instant`.
+    func isDaylightSavingTimeByNeighbouringYears(at instant: Int64, year: Int) -> Bool {
+      let limit: Int64 = 1 << 45
+      // The changes of the year before, this year and the next, in order: the last at or before
+      // `instant` decides. Times past a day (or negative) can move a change into a neighbouring
+      // year, hence three years. When a change meets the next one at the same instant (an end
+      // on December 31 at 25:00 and a start on January 1 at 00:00: daylight-saving time all
+      // year), the later in this order wins.
+      var latest = Int64.min
+      var isDaylightSaving = false
+      var earliest = Int64.max
+      var candidateYear = year - 1
+      while candidateYear <= year + 1 {
+        let (start, end) = changes(in: candidateYear)
+        earliest = min(earliest, start, end)
+        if start <= instant, start >= latest {
+          latest = start
+          isDaylightSaving = true
+        }
+        if end <= instant, end >= latest {
+          latest = end
+          isDaylightSaving = false
+        }
+        candidateYear += 1
+      }
+      // Only rules whose changes of a year both fall a week into the next get here; ask about
+      // the year before. At the limit, standard time.
+      if latest == Int64.min {
+        return earliest - 1 > -limit && isDaylightSavingTime(at: earliest - 1)
+      }
+      return isDaylightSaving
+    }
+
+    /// The instants daylight-saving time starts and ends in `year`.
+    func changes(in year: Int) -> (start: Int64, end: Int64) {
+      let january1 = LocalDate.days(year: year, month: 1, day: 1)
+      let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+      let start =
+        Int64(PosixZoneRule.day(of: start.day, january1: january1, isLeap: isLeap)) * 86_400
+        + Int64(start.time) - Int64(standardOffset)
+      let end =
+        Int64(PosixZoneRule.day(of: end.day, january1: january1, isLeap: isLeap)) * 86_400
+        + Int64(end.time) - Int64(daylightOffset)
+      return (start, end)
+    }
   }
 
-  /// Days since 1970 of the date `rule` names in `year`.
-  static func day(of rule: Day, in year: Int) -> Int {
+  /// Days since 1970 of the date `rule` names in the year that starts on `january1`.
+  static func day(of rule: Day, january1: Int, isLeap: Bool) -> Int {
     switch rule {
     case .julian(let number):
-      let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-      return LocalDate.days(year: year, month: 1, day: 1) + number - 1
-        + (isLeap && number >= 60 ? 1 : 0)
+      return january1 + number - 1 + (isLeap && number >= 60 ? 1 : 0)
     case .dayOfYear(let number):
-      return LocalDate.days(year: year, month: 1, day: 1) + number
+      return january1 + number
     case .monthWeekDay(let month, let week, let weekday):
-      let first = LocalDate.days(year: year, month: month, day: 1)
+      // Days before the month in a common year, then the leap day.
+      let before = (367 * month - 362) / 12 - (month > 2 ? (isLeap ? 1 : 2) : 0)
+      let first = january1 + before
+      let length = month == 2 ? (isLeap ? 29 : 28) : 30 + ((month + month / 8) & 1)
       // 1970-01-01 was a Thursday (4 with Sunday 0).
       let firstWeekday = floorMod(first + 4, 7)
       var day = first + floorMod(weekday - firstWeekday, 7) + 7 * (week - 1)
-      let length = LocalDate.daysIn(month: month, year: year)
       while day >= first + length { day -= 7 }
       return day
     }
@@ -214,10 +299,12 @@ private struct Parser {
   mutating func rule() -> PosixZoneRule? {
     guard let standardName = name(), let west = duration(maximumHours: 167, signed: true)
     else { return nil }
-    var rule = PosixZoneRule(standardName: standardName, standardOffset: Int32(-west))
-    guard current != nil else { return rule }
+    let standardOffset = Int32(-west)
+    guard current != nil else {
+      return PosixZoneRule(standardName: standardName, standardOffset: standardOffset)
+    }
     guard let daylightName = name() else { return nil }
-    var daylightOffset = rule.standardOffset + 3600
+    var daylightOffset = standardOffset + 3600
     if let byte = current, byte != UInt8(ascii: ",") {
       guard let west = duration(maximumHours: 167, signed: true) else { return nil }
       daylightOffset = Int32(-west)
@@ -232,9 +319,10 @@ private struct Parser {
       end = second
     }
     guard current == nil else { return nil }
-    rule.daylightSaving = PosixZoneRule.DaylightSaving(
-      name: daylightName, offset: daylightOffset, start: start, end: end)
-    return rule
+    return PosixZoneRule(
+      standardName: standardName, standardOffset: standardOffset,
+      daylightSaving: PosixZoneRule.DaylightSaving(
+        name: daylightName, offset: daylightOffset, start: start, end: end))
   }
 
   /// `CET` or `<+0530>`: three or more characters.
