@@ -118,7 +118,8 @@ final class Context {
     do {
       return try zoneDatabase.zone(named: name)
     } catch {
-      throw UsageError(ZoneNames.damaged(name, source: source, error: error), command: "")
+      throw UsageError(
+        ZoneNames.damaged(name, source: source, error: error), command: "", exitCode: .dataError)
     }
   }
 
@@ -134,7 +135,8 @@ final class Context {
     } catch {
       return .failure(
         UsageError(
-          "the system's time zone: \(error); fix it, or set TZ or pass --tz ZONE", command: ""))
+          "the system's time zone: \(error); fix it, or set TZ or pass --tz ZONE", command: "",
+          exitCode: .dataError))
     }
   }
 
@@ -180,7 +182,9 @@ final class Context {
       }
     } catch {
       return .failure(
-        UsageError(ZoneNames.damaged(original, source: "TZ", error: error), command: ""))
+        UsageError(
+          ZoneNames.damaged(original, source: "TZ", error: error), command: "",
+          exitCode: .dataError))
     }
     guard let zone = found else {
       // Not a command-line mistake: the status of one (64), but no usage line.

@@ -78,7 +78,7 @@ public enum RoutineCLI {
     // would be believed to work.
     if case .failure(let error) = context.optionZone {
       report(error.message, usageOf: error.command ?? command.spec.name, to: errors)
-      return .usage
+      return error.exitCode
     }
     do {
       return try command.run(context)

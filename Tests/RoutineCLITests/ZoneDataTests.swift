@@ -100,13 +100,21 @@ struct ZoneDataTests {
     let bytes = try Data(contentsOf: URL(fileURLWithPath: tzdir + "/Test/Made_Up"))
     try bytes.prefix(100).write(to: URL(fileURLWithPath: tzdir + "/Test/Broken"))
     let result = try sandbox.runBinary("--tz", "Test/Broken", "log", "Tea")
-    #expect(result.status == 64)
+    #expect(result.status == 65)
     #expect(
       result.stderr.hasPrefix(
         "error: --tz: time zone 'Test/Broken': '\(tzdir)/Test/Broken' is not a valid TZif file: it is cut short"
       ), "\(result.stderr)")
     #expect(!result.stderr.contains("usage:"))
     #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
+    sandbox.variables["TZ"] = "test/broken"
+    let fromTZ = try sandbox.runBinary("log", "Tea")
+    #expect(fromTZ.status == 65)
+    #expect(fromTZ.stderr.hasPrefix("error: TZ: time zone 'test/broken': '\(tzdir)/Test/Broken'"))
+    // Doctor says so, as a problem.
+    let doctor = try sandbox.runBinary("doctor")
+    #expect(doctor.status == 1)
+    #expect(doctor.stdout.contains("time zone         PROBLEM: TZ: time zone 'test/broken'"))
   }
 
   @Test func theFormsOfTZAreReadAsGlibcReadsThem() throws {
@@ -128,6 +136,15 @@ struct ZoneDataTests {
     #expect(
       try sandbox.runBinary("log", "Coffee", "--at", "07:00").stdout
         == "Logged Coffee at Fri 2026-09-25 07:00 (+04:50).\n")
+    // GMT+5 is a POSIX rule here: five hours behind UTC, as for date(1) and Etc/GMT+5.
+    sandbox.variables["TZ"] = "GMT+5"
+    #expect(
+      try sandbox.runBinary("log", "Walk", "--at", "01:00").stdout
+        == "Logged Walk at Fri 2026-09-25 01:00 (-05:00).\n")
+    // As a name (--tz, the settings) it is none: Foundation would read it as five hours ahead.
+    let named = try sandbox.runBinary("--tz", "GMT+5", "log", "Walk")
+    #expect(named.status == 64)
+    #expect(named.stderr.hasPrefix("error: --tz: unknown time zone 'GMT+5'"))
     // After a colon, glibc reads only files.
     sandbox.variables["TZ"] = ":<+0330>-3:30"
     let colon = try sandbox.runBinary("log", "Tea", "--at", "08:00")

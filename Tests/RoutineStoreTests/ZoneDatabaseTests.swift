@@ -79,6 +79,15 @@ struct ZoneDatabaseTests {
     #expect(try missing.zone(named: "Europe/Berlin")?.source == .foundation)
   }
 
+  @Test func foundationsOffsetZonesAreNoZones() throws {
+    // Foundation reads GMT+5 as five hours ahead of UTC, POSIX and the database as behind.
+    let database = ZoneDatabase(directory: root)
+    for name in ["GMT+5", "gmt-3", "UTC+03:30", "UT+1"] {
+      #expect(try database.zone(named: name) == nil, "\(name)")
+    }
+    #expect(try database.zone(named: "GMT")?.source == .foundation)
+  }
+
   @Test func aFileThatIsNotTZifIsNoZone() throws {
     _ = directory.file("zoneinfo/zone.tab", "# tz zone descriptions\n")
     #expect(try ZoneDatabase(directory: root).zone(named: "zone.tab") == nil)

@@ -9,11 +9,12 @@ enum DoctorCommand: Command {
     summary: "Check that reminders can be delivered here: store, zone, sinks, cron or timers.",
     discussion: """
       The store's path and health (SQLite's quick check), the time zone and where it comes
-      from, when delivery last ran, whether each sink can deliver here (notify-send installed,
-      a D-Bus session, a notification daemon answering), and the crontab lines and systemd user
-      units that run routine. Exits 0 when nothing stops delivery, 1 when something does (a
-      damaged store, an unknown zone); what only limits it (no notify-send, no schedule) is a
-      warning. Reads only.
+      from, which tz data gives its rules (the system's tz database and its version, or
+      Foundation's built-in copy, a warning), when delivery last ran, whether each sink can
+      deliver here (notify-send installed, a D-Bus session, a notification daemon answering),
+      and the crontab lines and systemd user units that run routine. Exits 0 when nothing stops
+      delivery, 1 when something does (a damaged store, an unknown zone); what only limits it
+      (no notify-send, no schedule) is a warning. Reads only.
       """,
     globals: ["store", "now", "tz", "json"])
 

@@ -99,8 +99,12 @@ public final class ZoneDatabase: @unchecked Sendable {
 
   /// Foundation's zone `name` (matched ignoring case), or `nil`: the fall back for a zone the
   /// database lacks. Loads Foundation's zone data (milliseconds), so only called then.
+  ///
+  /// Foundation also makes up zones from offsets (`GMT+5`, `UTC-3:30`), five hours *ahead* of
+  /// UTC for `GMT+5`, where POSIX, glibc and the database's `Etc/GMT+5` mean five hours behind:
+  /// those are refused, so that one name never means two offsets.
   public static func foundationZone(named name: String) -> Zone? {
-    guard !name.isEmpty else { return nil }
+    guard !name.isEmpty, !isOffsetName(name) else { return nil }
     if let zone = TimeZone(identifier: name) { return Zone(foundation: zone) }
     let lowered = name.lowercased()
     guard
@@ -108,6 +112,16 @@ public final class ZoneDatabase: @unchecked Sendable {
       let zone = TimeZone(identifier: spelled)
     else { return nil }
     return Zone(foundation: zone)
+  }
+
+  /// Whether `name` is an offset from GMT or UTC in Foundation's manner (`GMT+5`, `utc-03:30`).
+  static func isOffsetName(_ name: String) -> Bool {
+    let upper = name.uppercased()
+    for prefix in ["GMT", "UTC", "UT"] where upper.hasPrefix(prefix) {
+      let rest = upper.dropFirst(prefix.count)
+      if let sign = rest.first, sign == "+" || sign == "-" { return true }
+    }
+    return false
   }
 
   /// The zone in the TZif file at the absolute `path` (`TZ=/usr/share/zoneinfo/Europe/Berlin`),
