@@ -151,6 +151,9 @@ struct PosixZoneRuleTests {
     #expect(changes.start.time == Int32(-167 * 3600))
     #expect(changes.end.time == Int32(167 * 3600 + 59 * 60 + 59))
     #expect(PosixZoneRule("<+05>-5")?.standardOffset == 18000)
+    // Offsets keep POSIX's 24 hours; only transition times have version 3's 167.
+    #expect(PosixZoneRule("<-24>24")?.standardOffset == -86400)
+    #expect(PosixZoneRule("<+2459>-24:59:59")?.standardOffset == 89999)
   }
 
   @Test(arguments: [
@@ -166,7 +169,8 @@ struct PosixZoneRuleTests {
     "", "CET", "CE-1", "1CET", "CET-1CEST,M3.5.0", "CET-1CEST,M3.5.0,", "CET-1CEST,M13.5.0,M10.5.0",
     "CET-1CEST,M0.5.0,M10.5.0", "CET-1CEST,M3.6.0,M10.5.0", "CET-1CEST,M3.0.0,M10.5.0",
     "CET-1CEST,M3.5.7,M10.5.0", "CET-1CEST,J0,J365", "CET-1CEST,J366,J1", "CET-1CEST,366,1",
-    "CET168", "CET-1CEST,M3.5.0/168,M10.5.0", "CET-1CEST,M3.5.0,M10.5.0/3x", "CET-1:60",
+    "CET168", "CET25", "CET-25", "CET-1CEST-25,M3.5.0,M10.5.0", "CET-1CEST,M3.5.0/168,M10.5.0",
+    "CET-1CEST,M3.5.0,M10.5.0/3x", "CET-1:60",
     "CET-1:30:60", "<+05>", "<+0", "<ab>1", "<+05:30>-5", "CET-1CEST,M3.5.0,M10.5.0 ", " CET-1",
     "CET-1CEST-", "CET-1,M3.5.0,M10.5.0", "CET--1", "CET-1CEST,M3.5,M10.5.0", "CET-0001",
     "Europe/Berlin",

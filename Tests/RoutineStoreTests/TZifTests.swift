@@ -211,6 +211,8 @@ struct TZifTests {
       ("abbreviation", Self.file(types: [(3600, 0, 0), (7200, 1, 40)])),
       ("flag", Self.file(types: [(3600, 0, 0), (7200, 2, 4)])),
       ("offset", Self.file(types: [(3600, 0, 0), (.min, 1, 4)])),
+      ("offset of 26 hours", Self.file(types: [(3600, 0, 0), (93_600, 1, 4)])),
+      ("offset of -25 hours", Self.file(types: [(-90_000, 0, 0), (7200, 1, 4)])),
       ("no types", Self.file(transitions: [], indices: [], types: [])),
       ("footer", Self.file(footer: "Europe/Berlin")),
       ("indicators", Self.file(version: 0, counts: [1, 0, 0, 2, 2, 8])),

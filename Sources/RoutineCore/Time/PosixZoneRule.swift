@@ -6,7 +6,8 @@
 /// - a name is three or more letters (`CET`), or three or more letters, digits, `+` and `-`
 ///   between angle brackets (`<+0530>`);
 /// - an offset is `[+|-]hh[:mm[:ss]]` *west* of Greenwich (`CET-1` is one hour ahead of UTC),
-///   hours up to 167; the daylight-saving offset defaults to one hour ahead of standard time;
+///   hours up to 24 (version 3 widens transition times, not offsets; no real zone is more than
+///   15 hours from UTC); the daylight-saving offset defaults to one hour ahead of standard time;
 /// - a date is `Jn` (1-365, February 29 never counted), `n` (0-365, counted) or `Mm.w.d` (day
 ///   `d`, 0 = Sunday, of week `w` of month `m`, week 5 meaning the last);
 /// - a time is `[+|-]hh[:mm[:ss]]` of local time on that date, hours from -167 to 167 (version 3),
@@ -297,7 +298,7 @@ private struct Parser {
 
   /// The whole rule, or `nil` when anything is wrong or left over.
   mutating func rule() -> PosixZoneRule? {
-    guard let standardName = name(), let west = duration(maximumHours: 167, signed: true)
+    guard let standardName = name(), let west = duration(maximumHours: 24, signed: true)
     else { return nil }
     let standardOffset = Int32(-west)
     guard current != nil else {
@@ -306,7 +307,7 @@ private struct Parser {
     guard let daylightName = name() else { return nil }
     var daylightOffset = standardOffset + 3600
     if let byte = current, byte != UInt8(ascii: ",") {
-      guard let west = duration(maximumHours: 167, signed: true) else { return nil }
+      guard let west = duration(maximumHours: 24, signed: true) else { return nil }
       daylightOffset = Int32(-west)
     }
     // Without dates: the United States' rules, as glibc and tzcode assume.

@@ -168,8 +168,9 @@ private struct Reader {
       let isDaylightSaving = bytes[position]
       let abbreviation = Int(bytes[position + 1])
       position += 2
-      // RFC 8536: -2^31 is not an offset, and the flag is 0 or 1.
-      guard offset != .min, isDaylightSaving <= 1 else {
+      // RFC 8536: offsets from -24:59:59 to 25:59:59 (no real zone is 15 hours from UTC; a
+      // timestamp's offset has two digits of hours), and the flag is 0 or 1.
+      guard (-89_999...93_599).contains(offset), isDaylightSaving <= 1 else {
         throw ZoneDataError(.invalid("a local time type has an invalid offset or flag"))
       }
       guard abbreviation < header.characterCount else {
