@@ -9,8 +9,9 @@ public struct ProcessEnvironment: Sendable {
   /// The clock, read once per invocation when `--now`/`ROUTINE_NOW` do not say.
   public var clock: @Sendable () -> Date
   /// The system's time zone, used when neither `--tz` nor `TZ` name one (read only when needed:
-  /// loading zone data is a noticeable part of a short command's start-up).
-  public var systemTimeZone: @Sendable () -> Zone
+  /// loading zone data is a noticeable part of a short command's start-up). Throws when the
+  /// system's zone file is damaged.
+  public var systemTimeZone: @Sendable () throws(ZoneDataError) -> Zone
   /// Whether standard input is a terminal (a question can be asked there).
   public var isInteractive: Bool
   /// Reads one line from standard input (the answer to a question), or `nil` at its end.
@@ -19,7 +20,8 @@ public struct ProcessEnvironment: Sendable {
   /// An environment.
   public init(
     variables: [String: String], clock: @escaping @Sendable () -> Date,
-    systemTimeZone: @escaping @Sendable () -> Zone, isInteractive: Bool = false,
+    systemTimeZone: @escaping @Sendable () throws(ZoneDataError) -> Zone,
+    isInteractive: Bool = false,
     readLine: @escaping @Sendable () -> String? = { nil }
   ) {
     self.variables = variables
@@ -31,10 +33,13 @@ public struct ProcessEnvironment: Sendable {
 
   /// The real process environment.
   public static var current: ProcessEnvironment {
-    ProcessEnvironment(
-      variables: environmentVariables(), clock: { Date() },
-      systemTimeZone: { Zone(foundation: TimeZone.current) }, isInteractive: isatty(0) == 1,
-      readLine: { Swift.readLine() })
+    let variables = environmentVariables()
+    return ProcessEnvironment(
+      variables: variables, clock: { Date() },
+      // /etc/localtime, as glibc reads it; named through the database $TZDIR names.
+      systemTimeZone: { () throws(ZoneDataError) -> Zone in
+        try ZoneDatabase.shared(directory: variables["TZDIR"]).systemZone()
+      }, isInteractive: isatty(0) == 1, readLine: { Swift.readLine() })
   }
 }
 
@@ -103,13 +108,49 @@ final class Context {
     Int64(try requireNow().timeIntervalSince1970.rounded(.down))
   }
 
+  /// The tz database: the directory `$TZDIR` names, else `/usr/share/zoneinfo`.
+  var zoneDatabase: ZoneDatabase { ZoneDatabase.shared(directory: environment.variables["TZDIR"]) }
+
+  /// The zone `name` names (the database's, else Foundation's), or `nil` when none has that
+  /// name. A damaged zone file is an error that names `source` and the file, with no usage line:
+  /// it is not the command line's fault.
+  func zone(named name: String, source: String) throws(UsageError) -> Zone? {
+    do {
+      return try zoneDatabase.zone(named: name)
+    } catch {
+      throw UsageError(
+        ZoneNames.damaged(name, source: source, error: error), command: "", exitCode: .dataError)
+    }
+  }
+
+  /// The message for an unknown zone `name` from `source`, with suggestions from the database.
+  func unknownZone(_ name: String, source: String, advice: String? = nil) -> String {
+    ZoneNames.unknown(name, source: source, advice: advice, in: zoneDatabase)
+  }
+
+  /// The system's zone, or the error that its zone file is damaged.
+  func systemZone() -> Result<Zone, UsageError> {
+    do {
+      return .success(try environment.systemTimeZone())
+    } catch {
+      return .failure(
+        UsageError(
+          "the system's time zone: \(error); fix it, or set TZ or pass --tz ZONE", command: "",
+          exitCode: .dataError))
+    }
+  }
+
   /// The zone `--tz` names, if given (an unknown name is a usage error).
   lazy var optionZone: Result<Zone?, UsageError> = {
     guard let name = arguments.value("tz") else { return .success(nil) }
-    guard let zone = ZoneNames.zone(named: name) else {
-      return .failure(UsageError(ZoneNames.unknown(name, source: "--tz"), command: command))
+    do throws(UsageError) {
+      guard let zone = try zone(named: name, source: "--tz") else {
+        return .failure(UsageError(unknownZone(name, source: "--tz"), command: command))
+      }
+      return .success(zone)
+    } catch {
+      return .failure(error)
     }
-    return .success(zone)
   }()
 
   /// The zone when no store says: `--tz`, else `$TZ`, else the system's. An unknown name in
@@ -120,21 +161,36 @@ final class Context {
     case .success(let zone?): return .success(zone)
     case .success(nil): break
     }
-    guard var name = environment.variables["TZ"], !name.isEmpty else {
-      return .success(environment.systemTimeZone())
+    guard let original = environment.variables["TZ"], !original.isEmpty else {
+      return systemZone()
     }
     // glibc reads "TZ=:Europe/Berlin" and "TZ=/usr/share/zoneinfo/Europe/Berlin" too.
-    if name.hasPrefix(":") { name.removeFirst() }
-    if name == "/etc/localtime" { return .success(environment.systemTimeZone()) }
-    if name.hasPrefix("/"), let range = name.range(of: "zoneinfo/") {
-      name = String(name[range.upperBound...])
+    let name = original.hasPrefix(":") ? String(original.dropFirst()) : original
+    if name == "/etc/localtime" { return systemZone() }
+    let found: Zone?
+    do throws(ZoneDataError) {
+      if name.hasPrefix("/") {
+        found = try zoneDatabase.zone(atPath: name)
+      } else {
+        // As glibc: a file of the database first, then a POSIX rule (never after a colon);
+        // Foundation's rules last, for a zone the database lacks.
+        found =
+          try zoneDatabase.databaseZone(named: name)
+          ?? (original.hasPrefix(":")
+            ? nil : PosixZoneRule(name).map { Zone(posixRule: $0, text: name) })
+          ?? ZoneDatabase.foundationZone(named: name)
+      }
+    } catch {
+      return .failure(
+        UsageError(
+          ZoneNames.damaged(original, source: "TZ", error: error), command: "",
+          exitCode: .dataError))
     }
-    guard let zone = ZoneNames.zone(named: name) else {
-      let original = environment.variables["TZ"] ?? name
+    guard let zone = found else {
       // Not a command-line mistake: the status of one (64), but no usage line.
       return .failure(
         UsageError(
-          ZoneNames.unknown(original, source: "TZ", advice: "Fix or unset TZ, or pass --tz ZONE."),
+          unknownZone(original, source: "TZ", advice: "Fix or unset TZ, or pass --tz ZONE."),
           command: ""))
     }
     return .success(zone)
@@ -148,7 +204,7 @@ final class Context {
     -> Zone
   {
     guard let name = settings.timeZone else { return try environmentTimeZone.get() }
-    guard let zone = ZoneNames.zone(named: name) else {
+    guard let zone = try zone(named: name, source: "the settings") else {
       warnOnce(
         "the time zone '\(name)' in the settings is unknown here; using --tz, $TZ or the system's")
       return try environmentTimeZone.get()
@@ -347,8 +403,8 @@ final class Context {
   /// command line); `nil` when neither is, and such timestamps are rejected.
   func assumedZone() throws(UsageError) -> Zone? {
     if let name = arguments.value("assume-zone") {
-      guard let zone = ZoneNames.zone(named: name) else {
-        throw UsageError(ZoneNames.unknown(name, source: "--assume-zone"), command: command)
+      guard let zone = try zone(named: name, source: "--assume-zone") else {
+        throw UsageError(unknownZone(name, source: "--assume-zone"), command: command)
       }
       return zone
     }

@@ -7,7 +7,7 @@ enum ErrorReport {
   static func describe(_ error: any Error) -> (ExitCode, String) {
     switch error {
     case let error as UsageError:
-      return (.usage, error.message)
+      return (error.exitCode, error.message)
     case let error as CommandError:
       return (error.code, error.message)
     case let error as SinkError:

@@ -72,14 +72,14 @@ public enum RoutineCLI {
       output.write(HelpFormatter.help(for: command.spec))
       return .ok
     }
-    // A mistyped --tz is an error whether or not the command needs a zone: silently ignored, it
-    // would be believed to work.
-    if let name = parsed.value("tz"), ZoneNames.zone(named: name) == nil {
-      report(ZoneNames.unknown(name, source: "--tz"), usageOf: command.spec.name, to: errors)
-      return .usage
-    }
     let context = Context(
       arguments: parsed, environment: environment, output: output, errors: errors)
+    // A mistyped --tz is an error whether or not the command needs a zone: silently ignored, it
+    // would be believed to work.
+    if case .failure(let error) = context.optionZone {
+      report(error.message, usageOf: error.command ?? command.spec.name, to: errors)
+      return error.exitCode
+    }
     do {
       return try command.run(context)
     } catch {

@@ -1,58 +1,35 @@
 import Foundation
 import RoutineCore
+import RoutineStore
 
-/// IANA time zone names as people type them.
+/// IANA time zone names as people type them, and as routine shows them.
 enum ZoneNames {
-  /// The zone `name` names, ignoring case (`europe/berlin`), or `nil`.
-  static func zone(named name: String) -> Zone? {
-    canonicalName(name).flatMap(TimeZone.init(identifier:)).map(Zone.init(foundation:))
-  }
-
-  /// `name` as the zone database spells it (`Europe/Berlin` for `europe/berlin`), or `nil` when
-  /// no zone has that name.
-  static func canonicalName(_ name: String) -> String? {
-    if TimeZone(identifier: name) != nil { return name }
-    // The list of names is read only when the exact name fails (it costs a few milliseconds).
-    let lowered = name.lowercased()
-    return known.first { $0.lowercased() == lowered } ?? linkedName(name)
-  }
-
-  /// `name` spelled as a file of the system's zone database, matching each part ignoring case:
-  /// the old names the list above leaves out are links there (`US/Eastern`, `Etc/UTC`, `Zulu`).
-  private static func linkedName(_ name: String) -> String? {
-    var directory = "/usr/share/zoneinfo"
-    var parts: [String] = []
-    for part in name.split(separator: "/") where part != "." && part != ".." {
-      guard
-        let entry = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first(
-          where: { $0.lowercased() == part.lowercased() })
-      else { return nil }
-      parts.append(entry)
-      directory += "/" + entry
-    }
-    let spelled = parts.joined(separator: "/")
-    return parts.isEmpty || TimeZone(identifier: spelled) == nil ? nil : spelled
-  }
-
-  /// The name to show for `zone`: its identifier, but `UTC` for the zone Foundation calls
-  /// `GMT` (asked for as `UTC`, shown as `GMT`, it looked like another zone).
+  /// The name to show for `zone`: its identifier, but `UTC` for its aliases (a system's
+  /// `/etc/localtime` is often `Etc/UTC`; Foundation calls UTC `GMT`, which looked like another
+  /// zone).
   static func display(_ zone: Zone) -> String {
     utcAliases.contains(zone.identifier) ? "UTC" : zone.identifier
   }
 
-  /// The names of UTC without daylight saving (a system's `/etc/localtime` is often `Etc/UTC`).
+  /// The names of UTC without daylight saving.
   private static let utcAliases: Set<String> = [
     "GMT", "UTC", "UCT", "Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
     "Etc/Universal", "Etc/Zulu", "Etc/Greenwich", "Universal", "Zulu", "Greenwich", "GMT0",
   ]
 
-  /// Every name Foundation knows, plus the aliases people use for UTC.
-  static var known: [String] { TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"] }
+  /// Every name `database` or Foundation knows, plus the aliases people use for UTC. Read only
+  /// for suggestions: it loads Foundation's zone data.
+  static func known(in database: ZoneDatabase) -> [String] {
+    var seen = Set<String>()
+    return (database.names + TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"]).filter {
+      seen.insert($0).inserted
+    }
+  }
 
   /// `"; did you mean 'Europe/Berlin'?"` for a near miss, or nothing.
-  static func suggestion(for name: String) -> String {
+  static func suggestion(for name: String, in database: ZoneDatabase) -> String {
     // Compare the city part too: "Berln" should find "Europe/Berlin".
-    let candidates = known
+    let candidates = known(in: database)
     if let near = Suggestion.nearest(to: name, among: candidates) {
       return "; did you mean '\(near)'?"
     }
@@ -69,12 +46,19 @@ enum ZoneNames {
 
   /// The message for an unknown zone `name` read from `source` (`--tz`, `TZ`), followed by
   /// `advice` when given.
-  static func unknown(_ name: String, source: String, advice: String? = nil) -> String {
-    let hint = suggestion(for: name)
+  static func unknown(
+    _ name: String, source: String, advice: String? = nil, in database: ZoneDatabase
+  ) -> String {
+    let hint = suggestion(for: name, in: database)
     let text =
       "\(source): unknown time zone '\(name)'"
       + (hint.isEmpty ? "; expected an IANA name like Europe/Berlin" : hint)
     guard let advice else { return text }
     return text + (hint.isEmpty ? ". " : " ") + advice
+  }
+
+  /// The message for zone data that cannot be used: `error`, read for `name` from `source`.
+  static func damaged(_ name: String, source: String, error: ZoneDataError) -> String {
+    "\(source): time zone '\(name)': \(error); reinstall the system's tz data (tzdata), or set TZDIR to a good copy"
   }
 }

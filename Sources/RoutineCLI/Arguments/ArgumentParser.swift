@@ -39,17 +39,21 @@ public struct ParsedArguments: Sendable, Equatable {
   public func flag(_ name: String) -> Bool { options[name] != nil }
 }
 
-/// A command line that does not fit the declarations.
+/// A command line that does not fit the declarations, or an environment that names something
+/// unusable (`TZ`).
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What is wrong.
   public let message: String
   /// The command it concerns, if known (its usage line is printed with the error).
   public let command: String?
+  /// The exit status: 64, but 65 when what the name names is damaged data (a zone file).
+  public let exitCode: ExitCode
 
   /// A usage error.
-  public init(_ message: String, command: String? = nil) {
+  public init(_ message: String, command: String? = nil, exitCode: ExitCode = .usage) {
     self.message = message
     self.command = command
+    self.exitCode = exitCode
   }
 
   /// A textual representation.

@@ -9,11 +9,12 @@ enum DoctorCommand: Command {
     summary: "Check that reminders can be delivered here: store, zone, sinks, cron or timers.",
     discussion: """
       The store's path and health (SQLite's quick check), the time zone and where it comes
-      from, when delivery last ran, whether each sink can deliver here (notify-send installed,
-      a D-Bus session, a notification daemon answering), and the crontab lines and systemd user
-      units that run routine. Exits 0 when nothing stops delivery, 1 when something does (a
-      damaged store, an unknown zone); what only limits it (no notify-send, no schedule) is a
-      warning. Reads only.
+      from, which tz data gives its rules (the system's tz database and its version, or
+      Foundation's built-in copy, a warning), when delivery last ran, whether each sink can
+      deliver here (notify-send installed, a D-Bus session, a notification daemon answering),
+      and the crontab lines and systemd user units that run routine. Exits 0 when nothing stops
+      delivery, 1 when something does (a damaged store, an unknown zone); what only limits it
+      (no notify-send, no schedule) is a warning. Reads only.
       """,
     globals: ["store", "now", "tz", "json"])
 
@@ -28,7 +29,10 @@ enum DoctorCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     var checks: [Check] = []
     let now = try context.nowSeconds()
-    checks += storeChecks(context, now: now)
+    let (found, zone) = storeChecks(context, now: now)
+    checks += found
+    let data = zone.map { zoneData($0, context: context) }
+    if let data { checks.append(data.check) }
     checks += sinkChecks(context)
     checks += scheduleChecks(context)
     let failed = checks.contains { $0.level == .problem }
@@ -45,6 +49,15 @@ enum DoctorCommand: Command {
                   ("text", .string($0.text)),
                 ])
               })
+          ),
+          (
+            "tzData",
+            data.map {
+              .object([
+                ("source", .string($0.source)), ("directory", .optional($0.directory)),
+                ("file", .optional($0.file)), ("version", .optional($0.version)),
+              ])
+            } ?? .null
           ),
         ]).serialized())
     } else {
@@ -70,13 +83,14 @@ enum DoctorCommand: Command {
     return failed ? .failure : .ok
   }
 
-  private static func storeChecks(_ context: Context, now: Int64) -> [Check] {
+  /// The checks of the store and of the user's zone, and that zone when it is valid.
+  private static func storeChecks(_ context: Context, now: Int64) -> ([Check], Zone?) {
     var checks: [Check] = []
     let path: String
     do {
       path = try context.storePath()
     } catch {
-      return [Check(area: "store", level: .problem, text: ErrorReport.describe(error).1)]
+      return ([Check(area: "store", level: .problem, text: ErrorReport.describe(error).1)], nil)
     }
     let shown = context.displayPath(path)
     var settings = PlannerSettings()
@@ -119,8 +133,10 @@ enum DoctorCommand: Command {
     } catch {
       checks.append(Check(area: "store", level: .problem, text: ErrorReport.describe(error).1))
     }
+    var userZone: Zone?
     do {
       let zone = try context.userTimeZone(settings)
+      userZone = zone
       let source =
         settings.timeZone != nil
         ? "from the store's settings"
@@ -130,18 +146,80 @@ enum DoctorCommand: Command {
             // An empty TZ, or one naming /etc/localtime, is the system's zone.
             $0.isEmpty || $0.hasSuffix("/etc/localtime") ? nil : "from $TZ"
           } ?? "the system's"
+      // A POSIX rule from $TZ is no name the settings take.
+      let setting = zone.source == .posixRule ? "ZONE" : ZoneNames.display(zone)
       checks.append(
         Check(
           area: "time zone", level: .ok,
           text:
             "\(ZoneNames.display(zone)) (\(source))"
             + (settings.timeZone == nil
-              ? "; cron has no $TZ: fix it with 'routine settings --time-zone \(ZoneNames.display(zone))'"
+              ? "; cron has no $TZ: fix it with 'routine settings --time-zone \(setting)'"
               : "")))
     } catch {
       checks.append(Check(area: "time zone", level: .problem, text: error.message))
     }
-    return checks
+    return (checks, userZone)
+  }
+
+  /// Where the rules of the user's zone come from: for the check and for `--json`.
+  struct ZoneData {
+    var source: String
+    var directory: String?
+    var file: String?
+    var version: String?
+    var check: Check
+  }
+
+  /// Which tz data `zone` is read from, and its version (docs/time.md, "Where zone rules come
+  /// from"): the system's database keeps routine up to date with the system; Foundation's copy
+  /// does not, and is a warning.
+  static func zoneData(_ zone: Zone, context: Context) -> ZoneData {
+    let database = context.zoneDatabase
+    switch zone.source {
+    case .database(let path):
+      // The database that holds the file: $TZDIR's (or the default), or the zoneinfo directory
+      // a system zone links into.
+      let holder: ZoneDatabase? =
+        path.hasPrefix(database.directory + "/")
+        ? database
+        : ZoneDatabase.directory(holding: path).map { ZoneDatabase.shared(directory: $0) }
+      let version = holder?.version
+      let name: String
+      switch holder?.directory {
+      case nil: name = "a copy of a tz database's file"
+      case ZoneDatabase.defaultDirectory: name = "the system's tz database"
+      case database.directory: name = "the tz database in $TZDIR"
+      case let directory?: name = "the tz database in \(directory)"
+      }
+      return ZoneData(
+        source: "database", directory: holder?.directory, file: path, version: version,
+        check: Check(
+          area: "tz data", level: .ok,
+          text: "\(name), version \(version ?? "unknown"): \(path)"))
+    case .foundation:
+      let version = ZoneDatabase.foundationVersion
+      let missing =
+        database.exists
+        ? "\(ZoneNames.display(zone)) is not in \(database.directory)"
+        : "there is no \(database.directory)"
+      return ZoneData(
+        source: "foundation", directory: nil, file: nil, version: version,
+        check: Check(
+          area: "tz data", level: .warning,
+          text:
+            "Foundation's built-in copy, version \(version): \(missing); updates of the system's tz data do not reach it"
+        ))
+    case .posixRule:
+      return ZoneData(
+        source: "rule", directory: nil, file: nil, version: nil,
+        check: Check(area: "tz data", level: .ok, text: "none: $TZ is a POSIX rule"))
+    case .fixed:
+      return ZoneData(
+        source: "none", directory: nil, file: nil, version: nil,
+        check: Check(
+          area: "tz data", level: .ok, text: "none: UTC has no rules to read"))
+    }
   }
 
   private static func deliveryCheck(

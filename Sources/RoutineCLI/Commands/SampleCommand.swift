@@ -59,7 +59,8 @@ enum SampleCommand: Command {
     // The persona is Berliner unless told otherwise: the bundled data must not depend on $TZ.
     let zone =
       context.arguments.value("tz") == nil
-      ? ZoneNames.zone(named: "Europe/Berlin")! : try context.environmentTimeZone.get()
+      ? try context.zone(named: "Europe/Berlin", source: "sample") ?? Zone.utc
+      : try context.environmentTimeZone.get()
     let format = try context.fileFormat() ?? .csv
     if context.arguments.value("persona") != nil, context.arguments.value("kinds") != nil {
       throw UsageError(

@@ -132,7 +132,8 @@ enum SettingsCommand: Command {
     }
     let zone: String
     if let name = settings.timeZone {
-      zone = ZoneNames.zone(named: name).map(ZoneNames.display) ?? name
+      zone =
+        (try? context.zone(named: name, source: "the settings"))?.map(ZoneNames.display) ?? name
     } else {
       switch context.environmentTimeZone {
       case .success(let fallback):
@@ -224,8 +225,9 @@ enum SettingsCommand: Command {
       if text.lowercased() == "none" || text.isEmpty {
         change.timeZone = .some(String?.none)
       } else {
-        guard let name = ZoneNames.canonicalName(text) else {
-          throw UsageError(ZoneNames.unknown(text, source: "--time-zone"), command: spec.name)
+        // As the database spells it (`Europe/Berlin` for `europe/berlin`).
+        guard let name = try context.zone(named: text, source: "--time-zone")?.identifier else {
+          throw UsageError(context.unknownZone(text, source: "--time-zone"), command: spec.name)
         }
         change.timeZone = name
       }

@@ -15,6 +15,8 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     case database(path: String)
     /// Foundation's built-in rules (ICU): the zone is not in the system's database.
     case foundation
+    /// A POSIX TZ rule given as text (`TZ=CET-1CEST,M3.5.0,M10.5.0/3`), not a database zone.
+    case posixRule
     /// A fixed offset (UTC).
     case fixed
   }
@@ -27,15 +29,39 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
 
   private enum Rules: Hashable, Sendable {
     case fixed(Int32)
-    case table(ZoneRules)
+    case table(Table)
     case foundation(TimeZone)
+  }
+
+  /// Rules behind one reference: a ``ZoneRules`` is several arrays and a footer, which a switch
+  /// over `Rules` would copy, retaining each, for every offset asked for (`agenda` asks for
+  /// millions); the offsets are read from its lookup.
+  private final class Table: Hashable, Sendable {
+    let rules: ZoneRules
+    let lookup: ZoneRules.Lookup
+
+    init(_ rules: ZoneRules) {
+      self.rules = rules
+      self.lookup = rules.lookup
+    }
+
+    static func == (lhs: Table, rhs: Table) -> Bool { lhs === rhs || lhs.rules == rhs.rules }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(rules) }
   }
 
   /// The zone `identifier` with `rules` read from the TZif file at `path`.
   public init(identifier: String, rules: ZoneRules, path: String) {
     self.identifier = identifier
     self.source = .database(path: path)
-    self.rules = .table(rules)
+    self.rules = .table(Table(rules))
+  }
+
+  /// The zone a POSIX TZ rule describes, named by the rule's text.
+  public init(posixRule rule: PosixZoneRule, text: String) {
+    self.identifier = text
+    self.source = .posixRule
+    self.rules = .table(Table(ZoneRules(rule: rule)))
   }
 
   /// The zone Foundation knows as `timeZone`, with Foundation's rules.
@@ -62,7 +88,7 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     case .fixed(let seconds):
       return Int64(seconds)
     case .table(let table):
-      return Int64(table.localTimeType(at: instant).utcOffset)
+      return Int64(table.lookup.utcOffset(at: instant))
     case .foundation(let zone):
       return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
     }
@@ -72,7 +98,7 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
   public func isDaylightSavingTime(at instant: Int64) -> Bool {
     switch rules {
     case .fixed: return false
-    case .table(let table): return table.localTimeType(at: instant).isDaylightSaving
+    case .table(let table): return table.rules.localTimeType(at: instant).isDaylightSaving
     case .foundation(let zone):
       return zone.isDaylightSavingTime(for: Date(timeIntervalSince1970: Double(instant)))
     }
@@ -83,7 +109,7 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     switch rules {
     case .fixed: return identifier == "UTC" ? "UTC" : nil
     case .table(let table):
-      let name = table.localTimeType(at: instant).abbreviation
+      let name = table.rules.localTimeType(at: instant).abbreviation
       return name.isEmpty ? nil : name
     case .foundation(let zone):
       return zone.abbreviation(for: Date(timeIntervalSince1970: Double(instant)))
