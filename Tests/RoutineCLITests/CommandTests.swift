@@ -12,8 +12,9 @@ struct LogCommandTests {
     #expect(first.status == 0)
     #expect(first.stdout == "Logged Wake Up at Mon 2026-04-27 08:00 (+02:00).\n")
     let second = sandbox.run("log", "wake up")
+    // Said with the kind's stored name, as every other command shows it.
     #expect(
-      second.stdout == "wake up at Mon 2026-04-27 08:00 was already logged; nothing changed.\n")
+      second.stdout == "Wake Up at Mon 2026-04-27 08:00 was already logged; nothing changed.\n")
     let events = sandbox.run("events", "--json").json["events"] as? [[String: Any]]
     #expect(events?.count == 1)
     #expect(events?.first?["timestamp"] as? String == "2026-04-27T08:00:00+02:00")

@@ -13,7 +13,8 @@ struct ZoneAndLocaleTests {
   static let settingsZone =
     TimeZone.current.identifier == "Asia/Kolkata" ? "America/New_York" : "Asia/Kolkata"
 
-  @Test func theZoneInTheSettingsIsUsedByEveryCommandWithoutTZ() throws {
+  /// The offsets themselves (EveryCommandTests checks every command's output against $TZ).
+  @Test func theZoneInTheSettingsGivesTheOffsetsOfLogEventsAndAnalyze() throws {
     let sandbox = Sandbox(now: "2026-04-27T12:00:00Z")
     sandbox.variables["TZ"] = nil
     #expect(try sandbox.runBinary("settings", "--time-zone", Self.settingsZone).status == 0)

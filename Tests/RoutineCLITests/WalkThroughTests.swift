@@ -47,15 +47,6 @@ struct WalkThroughTests {
     #expect(empty.status == 64)
   }
 
-  @Test func aMistypedTZOptionIsAnErrorForEveryCommand() throws {
-    let sandbox = Sandbox()
-    for command in [["kinds"], ["backtest"], ["clear", "--all"], ["import", "-"], ["help"]] {
-      let result = sandbox.run(command + ["--tz", "Mars/Olympus"])
-      #expect(result.status == 64, "\(command)")
-      #expect(result.stderr.hasPrefix("error: --tz: unknown time zone 'Mars/Olympus'"))
-    }
-  }
-
   @Test func anInvalidTZDoesNotHinderCommandsThatNeedNoZone() throws {
     // docs/time.md: $TZ is read only where the user's zone is needed.
     let sandbox = Sandbox()

@@ -106,6 +106,11 @@ public struct ArgumentParser: Sendable {
         result.options["help"] = [""]
         continue
       }
+      // What other tools answer with their version (`-V` for most, `-v` for some).
+      if !optionsEnded, token == "-V" || token == "-v" {
+        result.options["version"] = [""]
+        continue
+      }
       if !optionsEnded, token.hasPrefix("--"), token.count > 2 {
         var name = String(token.dropFirst(2))
         var inlineValue: String?
@@ -115,9 +120,14 @@ public struct ArgumentParser: Sendable {
         }
         guard let option = declaration(name) else {
           let known = (spec?.options ?? []).map(\.name) + GlobalOption.all.map(\.name)
-          let hint =
-            Suggestion.nearest(to: name, among: known).map { "; did you mean '--\($0)'?" }
-            ?? (spec.map { "; see 'routine help \($0.name)'" } ?? "; see 'routine help'")
+          var hint = spec.map { "; see 'routine help \($0.name)'" } ?? "; see 'routine help'"
+          if let near = Suggestion.nearest(to: name, among: known) {
+            hint = "; did you mean '--\(near)'?"
+          } else if let (option, example) = ArgumentParser.wordsForOptions[name.lowercased()],
+            known.contains(option)
+          {
+            hint = "; did you mean \(example)?"
+          }
           throw UsageError("unknown option '--\(name)'\(hint)", command: spec?.name)
         }
         guard let valueName = option.valueName else {
@@ -195,6 +205,14 @@ public struct ArgumentParser: Sendable {
     }
 
     if let spec, !result.flag("help"), !result.flag("version") {
+      // A command whose output is not data, or is data in a format of its own, says so rather
+      // than print text to a script that asked for JSON.
+      if result.options["json"] != nil, !spec.globals.contains(where: { $0.name == "json" }) {
+        throw UsageError(
+          "--json does not apply to '\(spec.name)'"
+            + (spec.jsonNote.map { ": \($0)" } ?? ": it prints no JSON"),
+          command: spec.name)
+      }
       // Options given before a subcommand were checked against its parent's.
       for name in result.options.keys
       where GlobalOption.named(name) == nil && !spec.options.contains(where: { $0.name == name }) {
@@ -224,4 +242,16 @@ public struct ArgumentParser: Sendable {
     }
     return result
   }
+}
+
+extension ArgumentParser {
+  /// Options people try that say in a word what another option does: `--weekly tue` is
+  /// `--days tue`. Suggested when the command has the option.
+  static let wordsForOptions: [String: (option: String, example: String)] = [
+    "weekly": ("days", "'--days tue' (a weekly reminder on those days)"),
+    "monthly": ("day", "'--day N' (a monthly reminder on that day of the month)"),
+    "daily": ("days", "'--days daily'"),
+    "once": ("at", "'--at \"2026-05-01 09:00\"' (a one-time reminder)"),
+    "time": ("at", "'--at HH:MM'"),
+  ]
 }

@@ -68,8 +68,9 @@ public struct CommandSpec: Sendable {
   /// Options of which exactly one must be given (`clear --all|--learned|--delivered`); empty
   /// when there is no such choice.
   public let oneOf: [String]
-  /// Which global options the command uses (all are accepted everywhere; these are the ones its
-  /// help lists). A global given here with other help replaces the general help.
+  /// Which global options the command uses (all are accepted everywhere but `--json`, which a
+  /// command without it refuses; these are the ones its help lists). A global given here with
+  /// other help replaces the general help.
   public let globals: [OptionSpec]
   /// Other names the command answers to (`analyse`).
   public let aliases: [String]
@@ -77,6 +78,9 @@ public struct CommandSpec: Sendable {
   public let subcommands: [CommandSpec]
   /// Whether the command is routine's own plumbing (`await-answer`), left out of the overview.
   public let isHidden: Bool
+  /// For a command without `--json`, what its output is instead ("it writes CSV or JSON Lines
+  /// (--format jsonl)"), said when `--json` is given.
+  public let jsonNote: String?
 
   /// A command declaration. `globals` names the global options the command uses; `globalHelp`
   /// rewords some of them for this command.
@@ -84,7 +88,8 @@ public struct CommandSpec: Sendable {
     name: String, summary: String, discussion: String = "", arguments: [ArgumentSpec] = [],
     options: [OptionSpec] = [], oneOf: [String] = [],
     globals: [String] = ["store", "now", "tz", "json"], globalHelp: [String: String] = [:],
-    aliases: [String] = [], subcommands: [CommandSpec] = [], isHidden: Bool = false
+    aliases: [String] = [], subcommands: [CommandSpec] = [], isHidden: Bool = false,
+    jsonNote: String? = nil
   ) {
     self.name = name
     self.summary = summary
@@ -99,6 +104,7 @@ public struct CommandSpec: Sendable {
     self.aliases = aliases
     self.subcommands = subcommands
     self.isHidden = isHidden
+    self.jsonNote = jsonNote
   }
 
   /// The last word of the name: what is typed after the parent command (`delete`).

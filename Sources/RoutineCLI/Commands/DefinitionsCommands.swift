@@ -293,7 +293,7 @@ enum RemindersExportCommand: Command {
     summary: "Write every reminder, habit and task definition as JSON.",
     discussion: "The format is in docs/formats.md; 'routine reminders import' reads it back.",
     options: [.value("output", "FILE", "Write to FILE instead of stdout (replaced atomically).")],
-    globals: ["store", "tz"])
+    globals: ["store", "tz"], jsonNote: "its output is JSON already (docs/formats.md)")
 
   static func run(_ context: Context) throws -> ExitCode {
     let store = try context.openExistingStore()

@@ -58,7 +58,8 @@ enum DeliverCommand: Command {
       and so is a firing cancelled when the activity was logged. 'routine history' shows what
       became of each firing. docs/delivery.md has the crontab line.
       """,
-    options: SinkOptions.options, globals: ["store", "now", "tz"])
+    options: SinkOptions.options, globals: ["store", "now", "tz"],
+    jsonNote: "its stdout sink writes each notification as a line of JSON")
 
   static func run(_ context: Context) throws -> ExitCode {
     let sink = try SinkOptions.sink(context)

@@ -146,16 +146,20 @@ enum DoctorCommand: Command {
             // An empty TZ, or one naming /etc/localtime, is the system's zone.
             $0.isEmpty || $0.hasSuffix("/etc/localtime") ? nil : "from $TZ"
           } ?? "the system's"
-      // A POSIX rule from $TZ is no name the settings take.
-      let setting = zone.source == .posixRule ? "ZONE" : ZoneNames.display(zone)
+      // A POSIX rule from $TZ is no name the settings take; and a system in UTC is most often
+      // a server's default, not where the user lives.
+      let isUTC = ZoneNames.display(zone) == "UTC"
+      let setting = zone.source == .posixRule || isUTC ? "ZONE" : ZoneNames.display(zone)
+      var advice = ""
+      if settings.timeZone == nil {
+        advice =
+          isUTC && source == "the system's"
+          ? "; the system says UTC: if you live elsewhere, set your zone with 'routine settings --time-zone ZONE' (cron has no $TZ)"
+          : "; cron has no $TZ: fix it with 'routine settings --time-zone \(setting)'"
+      }
       checks.append(
         Check(
-          area: "time zone", level: .ok,
-          text:
-            "\(ZoneNames.display(zone)) (\(source))"
-            + (settings.timeZone == nil
-              ? "; cron has no $TZ: fix it with 'routine settings --time-zone \(setting)'"
-              : "")))
+          area: "time zone", level: .ok, text: "\(ZoneNames.display(zone)) (\(source))" + advice))
     } catch {
       checks.append(Check(area: "time zone", level: .problem, text: error.message))
     }

@@ -179,7 +179,7 @@ enum HabitsEditCommand: Command {
     name: "habits edit", summary: "Change a habit; its reminders follow.",
     arguments: [ArgumentSpec("HABIT", "The habit's name or id.")],
     options: [.value("name", "NAME", "A new name.")] + HabitOptions.options,
-    globals: ["store"])
+    globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -196,7 +196,9 @@ enum HabitsEditCommand: Command {
       try HabitOptions.apply(context, to: &habit)
       try store.updateHabit(habit)
       context.output.line(
-        "Changed \(habit.id): \(TerminalText.escaped(habit.name.name)), \(HabitsCommand.pattern(habit))."
+        context.isJSON
+          ? Definitions.habitJSON(habit).serialized()
+          : "Changed \(habit.id): \(TerminalText.escaped(habit.name.name)), \(HabitsCommand.pattern(habit))."
       )
       // A change the habit's reminders cannot follow (its window gone) silences them: say so.
       let planner = ReminderPlanner(clock: context.clockStyle(try store.settings()))
@@ -218,7 +220,7 @@ enum HabitsRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "habits remove", summary: "Remove a habit and its reminders, for good.",
     arguments: [ArgumentSpec("HABIT", "The habit's name or id.")],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store"])
+    options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try LinkedRemoval.run(
@@ -338,7 +340,7 @@ enum TasksEditCommand: Command {
     options: [
       .value("name", "NAME", "A new name."), .value("due", "TIME", "A new due date."),
       .flag("undone", "Mark it not done again."),
-    ], globals: ["store", "now", "tz"])
+    ], globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -359,7 +361,9 @@ enum TasksEditCommand: Command {
       if context.arguments.flag("undone") { task.doneAt = nil }
       try store.updateTask(task)
       context.output.line(
-        "Changed \(task.id): \(TerminalText.escaped(task.name.name)), due \(TasksCommand.text(task.due))."
+        context.isJSON
+          ? Definitions.taskJSON(task, zone: zone).serialized()
+          : "Changed \(task.id): \(TerminalText.escaped(task.name.name)), due \(TasksCommand.text(task.due))."
       )
       try context.output.deliver()
     }
@@ -371,7 +375,8 @@ enum TasksEditCommand: Command {
 enum TasksDoneCommand: Command {
   static let spec = CommandSpec(
     name: "tasks done", summary: "Mark a task done: its reminders stop.",
-    arguments: [ArgumentSpec("TASK", "The task's name or id.")], globals: ["store", "now", "tz"])
+    arguments: [ArgumentSpec("TASK", "The task's name or id.")],
+    globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -382,7 +387,10 @@ enum TasksDoneCommand: Command {
       }
       if task.doneAt == nil { task.doneAt = Timestamp(now, in: zone) }
       try store.updateTask(task)
-      context.output.line("\(task.id) (\(TerminalText.escaped(task.name.name))) is done.")
+      context.output.line(
+        context.isJSON
+          ? Definitions.taskJSON(task, zone: zone).serialized()
+          : "\(task.id) (\(TerminalText.escaped(task.name.name))) is done.")
       try context.output.deliver()
     }
     return .ok
@@ -394,7 +402,7 @@ enum TasksRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "tasks remove", summary: "Remove a task and its reminders, for good.",
     arguments: [ArgumentSpec("TASK", "The task's name or id.")],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store"])
+    options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try LinkedRemoval.run(
@@ -420,13 +428,22 @@ enum LinkedRemoval {
     let reminders = linked > 0 ? " and its \(counted(linked, "reminder"))" : ""
     let name = TerminalText.escaped(found.name)
     guard try context.confirm("Remove the \(noun) \(name) (\(found.id))\(reminders)?") else {
-      context.output.line("Nothing removed.")
+      context.output.line(
+        context.isJSON
+          ? JSON.object([("id", .string(found.id)), ("removed", .array([]))]).serialized()
+          : "Nothing removed.")
       return .ok
     }
     try store.write {
       let removed = try remove(store, found.id) ?? []
       context.output.line(
-        "Removed \(found.id)" + (removed.isEmpty ? "." : " and \(removed.joined(separator: ", ")).")
+        context.isJSON
+          ? JSON.object([
+            ("id", .string(found.id)),
+            ("removed", .array(([found.id] + removed).map(JSON.string))),
+          ]).serialized()
+          : "Removed \(found.id)"
+            + (removed.isEmpty ? "." : " and \(removed.joined(separator: ", ")).")
       )
       try context.output.deliver()
     }

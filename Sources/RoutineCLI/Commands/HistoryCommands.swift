@@ -264,12 +264,12 @@ enum WhyCommand: Command {
       activity was logged), with the answers given.
       """,
     arguments: [ArgumentSpec("ID", "A request (as 'routine pending' lists it) or a reminder.")],
-    globals: ["store", "now", "tz"])
+    globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
     let now = try context.nowSeconds()
-    let lines: [String] = try context.reading { store, settings, zone in
+    let (lines, json): ([String], JSON) = try context.reading { store, settings, zone in
       guard let store else {
         throw CommandError(
           .dataError,
@@ -287,51 +287,92 @@ enum WhyCommand: Command {
         throw HistoryCommand.unknown(
           id, known: pending.map(\.id) + (try store.reminders().map(\.id)))
       }
+      func stamp(_ at: Int64) -> Timestamp { TimeArgument.stamp(at, zone) }
       var lines: [String] = []
+      var members: [(String, JSON)] = [("id", .string(id))]
       if let reminder {
+        let subject = ReminderFormatting.subject(
+          reminder, habit: try store.habit(id: reminder.link ?? ""),
+          task: try store.task(id: reminder.link ?? ""))
+        let silent = reminder.isEnabled && requests.isEmpty
         lines.append(
-          "\(reminder.id) is \(reminder.isEnabled ? "on" : "off"): "
-            + ReminderFormatting.subject(
-              reminder, habit: try store.habit(id: reminder.link ?? ""),
-              task: try store.task(id: reminder.link ?? ""))
-            + (reminder.isEnabled && requests.isEmpty ? " (it makes no request now)" : ""))
+          "\(reminder.id) is \(reminder.isEnabled ? "on" : "off"): \(subject)"
+            + (silent ? " (it makes no request now)" : ""))
+        members.append(
+          (
+            "reminder",
+            .object([
+              ("id", .string(reminder.id)), ("enabled", .bool(reminder.isEnabled)),
+              ("subject", .string(subject)), ("makesNoRequest", .bool(silent)),
+            ])
+          ))
+      } else {
+        members.append(("reminder", .null))
       }
       let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
+      var requestsJSON: [JSON] = []
       for request in requests {
         lines.append("\(request.id): \(WhyCommand.origin(request)).")
-        if let firing = request.trigger.nextFiring(after: now, in: zone) {
-          let next = firing
-          let when = EventFormatting.localDateTime(TimeArgument.stamp(firing.at, zone))
-          if let reason = skips.reason(request, at: next) {
-            lines.append("  next \(when): will be skipped: \(reason).")
-          } else {
-            lines.append("  next \(when): will fire" + WhyCommand.condition(request) + ".")
-          }
+        let firing = request.trigger.nextFiring(after: now, in: zone)
+        let skipped = firing.flatMap { skips.reason(request, at: $0) }
+        if let firing {
+          let when = EventFormatting.localDateTime(stamp(firing.at))
+          lines.append(
+            skipped.map { "  next \(when): will be skipped: \($0)." }
+              ?? "  next \(when): will fire" + WhyCommand.condition(request) + ".")
         } else {
           lines.append("  it will not fire again.")
         }
+        requestsJSON.append(
+          .object([
+            ("id", .string(request.id)), ("origin", .string(WhyCommand.origin(request))),
+            ("next", .optional(firing.map { stamp($0.at).iso8601 })),
+            ("nextSkipped", .optional(skipped)),
+            ("condition", .optional(WhyCommand.conditionText(request))),
+          ]))
       }
+      members.append(("requests", .array(requestsJSON)))
       let answers = try store.answers().filter {
         $0.occurrence.requestID == id || records.map(\.occurrence).contains($0.occurrence)
       }
       let recent = records.suffix(5)
-      if recent.isEmpty {
-        lines.append("No firing of it has come due yet.")
-      } else {
-        lines.append("Last firings:")
-      }
+      lines.append(recent.isEmpty ? "No firing of it has come due yet." : "Last firings:")
+      var firingsJSON: [JSON] = []
       for record in recent {
-        let when = EventFormatting.localDateTime(TimeArgument.stamp(record.occurrence.at, zone))
+        let when = EventFormatting.localDateTime(stamp(record.occurrence.at))
         var text = "  \(when) \(record.occurrence.requestID): " + WhyCommand.explain(record)
-        for answer in answers where answer.occurrence == record.occurrence {
-          let at = clock.format(TimeArgument.stamp(answer.answeredAt, zone).timeOfDay)
+        let given = answers.filter { $0.occurrence == record.occurrence }
+        for answer in given {
+          let at = clock.formatClock(stamp(answer.answeredAt).timeOfDay)
           text += "; answered '\(answer.action)' at \(at)"
         }
         lines.append(text + ".")
+        firingsJSON.append(
+          .object([
+            ("id", .string(record.occurrence.requestID)),
+            ("occurrence", .string(stamp(record.occurrence.at).iso8601)),
+            ("attempt", .integer(record.attempt)), ("outcome", .string(record.outcome.rawValue)),
+            ("late", .bool(record.isLate)), ("explanation", .string(WhyCommand.explain(record))),
+            (
+              "answers",
+              .array(
+                given.map {
+                  .object([
+                    ("action", .string($0.action)), ("at", .string(stamp($0.answeredAt).iso8601)),
+                    ("undone", .bool($0.undoneAt != nil)),
+                  ])
+                })
+            ),
+          ]))
       }
-      return lines
+      members.append(("lastFirings", .array(firingsJSON)))
+      return (lines, .object(members))
     }
-    for line in lines { context.output.line(TerminalText.escaped(line)) }
+    if context.isJSON {
+      context.output.line(json.serialized())
+    } else {
+      for line in lines { context.output.line(TerminalText.escaped(line)) }
+    }
     return .ok
   }
 
@@ -350,15 +391,20 @@ enum WhyCommand: Command {
   }
 
   static func condition(_ request: NotificationRequest) -> String {
-    guard let metadata = request.metadata, let lookBack = metadata.lookBack else { return "" }
+    conditionText(request).map { " \($0)" } ?? ""
+  }
+
+  /// "unless Workout is logged in the 12 hours before", or `nil` when it always fires.
+  static func conditionText(_ request: NotificationRequest) -> String? {
+    guard let metadata = request.metadata, let lookBack = metadata.lookBack else { return nil }
     switch lookBack {
     case .hours(let hours):
-      return " unless \(metadata.eventKind) is logged in the "
+      return "unless \(metadata.eventKind) is logged in the "
         + (hours == 1 ? "hour" : "\(hours) hours") + " before"
     case .sameDay:
-      return " unless \(metadata.eventKind) is logged that day before it"
+      return "unless \(metadata.eventKind) is logged that day before it"
     case .minutes(let minutes):
-      return " unless \(metadata.eventKind) is logged in the "
+      return "unless \(metadata.eventKind) is logged in the "
         + (minutes == 1 ? "minute" : "\(minutes) minutes") + " before (its usual range)"
     }
   }

@@ -60,11 +60,15 @@ enum LogCommand: Command {
         ? try store.afterLogging([event], now: nowSeconds, in: zone, clock: clock)
         : LoggingEffects()
       if event.timestamp.date > now { context.warn("\(event.timestamp.iso8601) is in the future") }
-      let name = TerminalText.escaped(kind.name)
+      // Shown as the store spells the kind ("Workout" for a typed "workout"): that is the name
+      // every other command shows.
+      var shown = event
+      shown.kind = try store.storedKind(kind) ?? kind
+      let name = TerminalText.escaped(shown.kind.name)
       let when = EventFormatting.localDateTime(event.timestamp)
       if context.isJSON {
         context.output.line(
-          JSON.object([("added", .bool(added)), ("event", EventFormatting.json(event))])
+          JSON.object([("added", .bool(added)), ("event", EventFormatting.json(shown))])
             .serialized())
       } else if added {
         context.output.line(

@@ -27,6 +27,8 @@ enum PlanCommand: Command {
     var change: PlanChange
     /// Why nothing was learned, when the reason is that every event lies outside the window.
     var emptyNote: String? = nil
+    /// Why the next firing of a wanted request will be skipped, by request id.
+    var nextSkipped: [String: String] = [:]
   }
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -57,6 +59,16 @@ enum PlanCommand: Command {
     return .ok
   }
 
+  /// A request as in `pending --json`, with `nextSkipped`.
+  private static func json(_ request: NotificationRequest, _ outcome: Outcome) -> JSON {
+    guard
+      case .object(var members) = RequestFormatting.json(
+        request, now: outcome.now, in: outcome.zone)
+    else { return .null }
+    members.append(("nextSkipped", .optional(outcome.nextSkipped[request.id])))
+    return .object(members)
+  }
+
   /// Says what the plan changed.
   private static func show(_ outcome: Outcome, dryRun: Bool, context: Context) {
     let (settings, zone, wanted, change) = (
@@ -67,15 +79,8 @@ enum PlanCommand: Command {
       context.output.line(
         JSON.object([
           ("dryRun", .bool(dryRun)),
-          (
-            "added",
-            .array(change.added.map { RequestFormatting.json($0, now: outcome.now, in: zone) })
-          ),
-          (
-            "replaced",
-            .array(
-              change.replaced.map { RequestFormatting.json($0.new, now: outcome.now, in: zone) })
-          ),
+          ("added", .array(change.added.map { json($0, outcome) })),
+          ("replaced", .array(change.replaced.map { json($0.new, outcome) })),
           ("removed", .array(change.removed.map { .string($0.id) })),
           ("kept", .array(change.kept.map { .string($0.id) })),
           ("leftOut", .array(change.leftOut.map { .string($0.id) })),
@@ -102,13 +107,19 @@ enum PlanCommand: Command {
       change.removed.map(\.id.count).max() ?? 0)
     // "would replace" is the longest label; the columns after it line up in both modes.
     let labelWidth = dryRun ? 15 : 10
+    // Triggers as wide as the widest shown ("Mon/Wed/Fri 18:19"), two spaces after.
+    let triggerWidth =
+      (change.added + change.replaced.map(\.new)).map {
+        RequestFormatting.trigger($0.trigger, in: zone).count
+      }.max().map { $0 + 2 } ?? 0
     func line(_ label: String, _ request: NotificationRequest, detail: Bool = true) {
       let text =
         "  \(HelpFormatter.padded(label, to: labelWidth))\(HelpFormatter.padded(request.id, to: width + 2))"
       output.line(
         detail
           ? text
-            + HelpFormatter.padded(RequestFormatting.trigger(request.trigger, in: zone), to: 12)
+            + HelpFormatter.padded(
+              RequestFormatting.trigger(request.trigger, in: zone), to: triggerWidth)
             + TerminalText.escaped(request.title)
           : text.trimmingTrailingSpaces)
     }
@@ -171,8 +182,19 @@ enum PlanCommand: Command {
         note = "there are no events yet ('routine log' or 'routine import' adds them)"
       }
     }
+    let skips = try Skips(
+      store: store, requests: wanted, now: window.now, zone: zone,
+      clock: context.clockStyle(settings))
+    var nextSkipped: [String: String] = [:]
+    for request in wanted {
+      if let firing = request.trigger.nextFiring(after: window.now, in: zone),
+        let reason = skips.reason(request, at: firing)
+      {
+        nextSkipped[request.id] = reason
+      }
+    }
     return Outcome(
       settings: settings, zone: zone, now: window.now, wanted: wanted, change: change,
-      emptyNote: note)
+      emptyNote: note, nextSkipped: nextSkipped)
   }
 }

@@ -488,7 +488,7 @@ enum RemindersRemoveCommand: Command {
       the reminder back, not an import of definitions, not a plan.
       """,
     arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store", "now", "tz"])
+    options: [.flag("yes", "Remove without asking.")], globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -498,12 +498,18 @@ enum RemindersRemoveCommand: Command {
       reminder, habit: try store.habit(id: reminder.link ?? ""),
       task: try store.task(id: reminder.link ?? ""))
     guard try context.confirm("Remove \(id) (\(subject))?") else {
-      context.output.line("Nothing removed.")
+      context.output.line(
+        context.isJSON
+          ? JSON.object([("id", .string(id)), ("removed", .bool(false))]).serialized()
+          : "Nothing removed.")
       return .ok
     }
     try store.write {
       let removed = try store.removeReminder(id: id)
-      context.output.line(removed ? "Removed \(id)." : "\(id) was already removed.")
+      context.output.line(
+        context.isJSON
+          ? JSON.object([("id", .string(id)), ("removed", .bool(removed))]).serialized()
+          : removed ? "Removed \(id)." : "\(id) was already removed.")
       try context.output.deliver()
     }
     return .ok
@@ -514,7 +520,8 @@ enum RemindersRemoveCommand: Command {
 enum RemindersEnableCommand: Command {
   static let spec = CommandSpec(
     name: "reminders enable", summary: "Turn a reminder on.",
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")], globals: ["store", "now", "tz"])
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
+    globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode { try toggle(context, on: true) }
 
@@ -532,9 +539,13 @@ enum RemindersEnableCommand: Command {
           &reminder, store: store, clock: context.clockStyle(settings), warning: &warning)
       }
       try store.updateReminder(reminder, now: now)
-      context.output.line(
-        reminder.isEnabled == on
-          ? "\(id) is \(on ? "on" : "off")." : "\(id) stays off.")
+      if context.isJSON {
+        context.output.line(ReminderFormatting.json(reminder).serialized())
+      } else {
+        context.output.line(
+          reminder.isEnabled == on
+            ? "\(id) is \(on ? "on" : "off")." : "\(id) stays off.")
+      }
       try context.output.deliver()
     }
     if let warning { context.warn(warning) }
@@ -546,7 +557,8 @@ enum RemindersEnableCommand: Command {
 enum RemindersDisableCommand: Command {
   static let spec = CommandSpec(
     name: "reminders disable", summary: "Turn a reminder off (its definition stays).",
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")], globals: ["store", "now", "tz"])
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
+    globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try RemindersEnableCommand.toggle(context, on: false)
@@ -564,7 +576,7 @@ enum RemindersRestoreCommand: Command {
       """,
     arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
     options: [.value("request", "REQUEST", "Only this request's firing (reminder-N-weekday-D).")],
-    globals: ["store", "now", "tz"])
+    globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -585,9 +597,11 @@ enum RemindersRestoreCommand: Command {
       let restored = try store.restoreCancellations(
         reminderID: id, requestID: context.arguments.value("request"), now: now)
       context.output.line(
-        restored == 0
-          ? "\(id) has no cancelled firing ahead; nothing changed."
-          : "Restored \(counted(restored, "firing")) of \(id).")
+        context.isJSON
+          ? JSON.object([("id", .string(id)), ("restored", .integer(restored))]).serialized()
+          : restored == 0
+            ? "\(id) has no cancelled firing ahead; nothing changed."
+            : "Restored \(counted(restored, "firing")) of \(id).")
       try context.output.deliver()
     }
     return .ok

@@ -32,7 +32,8 @@ enum SampleCommand: Command {
         "Write to FILE instead of stdout (- is stdout; a regular file is replaced atomically)."),
     ],
     globals: ["tz"],
-    globalHelp: ["tz": "The persona's IANA time zone (default Europe/Berlin, whatever $TZ says)."])
+    globalHelp: ["tz": "The persona's IANA time zone (default Europe/Berlin, whatever $TZ says)."],
+    jsonNote: "it writes events as CSV, or as JSON Lines with --format jsonl")
 
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.positiveInteger("days", default: 56, maximum: 100_000)

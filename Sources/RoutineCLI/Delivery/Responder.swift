@@ -55,7 +55,7 @@ struct Responder {
         let when = TimeArgument.stamp(closing.answeredAt, zone)
         throw CommandError(
           .dataError,
-          "'\(shownID)' (\(firingText)) was answered '\(closing.action)' at \(clock.format(when.timeOfDay)) already; a firing takes one answer (a snooze and opening it aside), so '\(action)' changes nothing"
+          "'\(shownID)' (\(firingText)) was answered '\(closing.action)' at \(clock.formatClock(when.timeOfDay)) already; a firing takes one answer (a snooze and opening it aside), so '\(action)' changes nothing"
         )
       }
       let outcome: ActionOutcome
@@ -64,7 +64,7 @@ struct Responder {
         let when = TimeArgument.stamp(earlier.answeredAt, zone)
         let result = Result(
           message:
-            "'\(shownID)' (\(firingText)) was answered '\(action)' at \(clock.format(when.timeOfDay)) already; nothing changed.",
+            "'\(shownID)' (\(firingText)) was answered '\(action)' at \(clock.formatClock(when.timeOfDay)) already; nothing changed.",
           changed: false)
         try deliverOutput(result)
         return result
@@ -83,7 +83,7 @@ struct Responder {
           // The same event in the same second (another answer a moment ago) is one event.
           if !inserted.added {
             message =
-              "\(event.kind.name) at \(clock.format(event.timestamp.timeOfDay)) was logged already; it counts once."
+              "\(event.kind.name) at \(clock.formatClock(event.timestamp.timeOfDay)) was logged already; it counts once."
           }
         case .schedule(let request):
           try store.schedule(request)

@@ -267,8 +267,8 @@ public struct ActionHandler: Sendable {
       }
       let confirmation =
         target.category == .taskReminder
-        ? "Done! \(kind.name) marked done at \(clock.format(stamp.timeOfDay))."
-        : "Logged! \(kind.name) recorded at \(clock.format(stamp.timeOfDay))."
+        ? "Done! \(kind.name) marked done at \(clock.formatClock(stamp.timeOfDay))."
+        : "Logged! \(kind.name) recorded at \(clock.formatClock(stamp.timeOfDay))."
       return outcome(effects, confirmation)
     default:
       // An action of the category this handler does not know: nothing to do.

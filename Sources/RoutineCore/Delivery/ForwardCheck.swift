@@ -19,7 +19,7 @@ public enum ForwardCheck {
 
   /// "Workout logged at 10:00": why a firing was skipped, in the event's own local time.
   public static func reason(kind: String, at time: Timestamp, clock: ClockStyle) -> String {
-    "\(kind) logged at \(clock.format(time.timeOfDay))"
+    "\(kind) logged at \(clock.formatClock(time.timeOfDay))"
   }
 }
 

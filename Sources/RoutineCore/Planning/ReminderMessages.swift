@@ -48,6 +48,12 @@ public enum ClockStyle: String, Sendable, Hashable {
       return "\(hour):\(minutes) \(time.hour < 12 ? "AM" : "PM")"
     }
   }
+
+  /// `06:43` for 06:43:30: the minute a clock shows at that moment, for when something happened
+  /// (an event recorded at 06:43:30 was not recorded at 06:44).
+  public func formatClock(_ time: TimeOfDay) -> String {
+    format(TimeOfDay(secondsSinceMidnight: time.secondsSinceMidnight / 60 * 60))
+  }
 }
 
 /// The words of reminders, as the original design phrased them: titles of at most
