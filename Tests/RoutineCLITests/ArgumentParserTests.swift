@@ -71,7 +71,8 @@ struct ArgumentParserTests {
 
   @Test(arguments: [
     ["import", "f.csv", "--tz", "UTC"], ["backtest", "--now", "2026-04-27T06:00Z"],
-    ["clear", "--all", "--tz", "UTC"], ["sample", "--store", "x.db"], ["help", "--now", "2026-04-27T06:00Z"],
+    ["clear", "--all", "--tz", "UTC"], ["sample", "--store", "x.db"],
+    ["help", "--now", "2026-04-27T06:00Z"],
     ["--tz", "Europe/Berlin", "kinds", "--now", "2026-04-27T06:00Z"],
   ])
   func globalOptionsAreAcceptedByEveryCommand(arguments: [String]) throws {
