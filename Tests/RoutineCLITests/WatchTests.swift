@@ -49,10 +49,15 @@ struct WatchTests {
         now = until
         return .time
       })
-    watcher.onSleep = { sleeps.append($0) }
-    let before = sink.delivered.count
+    // How many were delivered each time it went to sleep: none before the first firing, one
+    // more after each, none for the nightly plan.
+    var deliveredBeforeSleep: [Int] = []
+    watcher.onSleep = {
+      sleeps.append($0)
+      deliveredBeforeSleep.append(sink.delivered.count)
+    }
     #expect(try watcher.run() == .ok)
-    #expect(before == 0)
+    #expect(deliveredBeforeSleep == [0, 1, 2, 2, 3, 4])
     for notification in sink.delivered {
       deliveredAt[notification.occurrence.secondsSince1970, default: []].append(notification.title)
     }

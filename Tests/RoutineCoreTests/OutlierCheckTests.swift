@@ -121,6 +121,14 @@ struct OutlierCheckTests {
     #expect(check(early, others: ["2026-04-25T04:30+02:00"]) != nil)
   }
 
+  /// Issue 17, 6: the recurring-time rule is about other days only; two odd events of one day
+  /// close together (woken at 05:10, up again at 05:30) each alert.
+  @Test func aSecondOddEventOnTheSameDayWithin30MinutesOfAnEarlierOneStillAlerts() {
+    let second = event("Wake Up", at: "2026-04-28T05:30+02:00")
+    #expect(check(second, others: ["2026-04-28T05:10+02:00"]) != nil)
+    #expect(check(second, others: ["2026-04-28T05:10+02:00", "2026-04-27T05:20+02:00"]) == nil)
+  }
+
   @Test func onlyRoutinesOfTheEventsKindCountMatchedIgnoringCase() {
     #expect(check(event("Coffee", at: "2026-04-28T05:30+02:00")) == nil)
     #expect(check(event("wake up", at: "2026-04-28T05:30+02:00"))?.deviationMinutes == -105)
