@@ -36,7 +36,7 @@ struct AfterLoggingTests {
     let alerted = try store.afterLogging([recent], now: now, in: berlin, clock: .twentyFourHour)
     #expect(alerted.alerts.count == 1)
     // 25 hours before now, as far off: history, no alert.
-    let old = wakeUp("2026-04-26T11:00:00+02:00")
+    let old = wakeUp("2026-04-27T11:00:00+02:00")
     _ = try store.insert(old)
     let quiet = try store.afterLogging([old], now: now, in: berlin, clock: .twentyFourHour)
     #expect(quiet.alerts.isEmpty)
