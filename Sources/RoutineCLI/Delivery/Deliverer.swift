@@ -27,8 +27,7 @@ struct Deliverer {
   /// Delivers what is due at `now` through `sink`.
   func run(sink: NotificationSink, now: Int64) throws -> Report {
     var report = Report()
-    let (claimed, zone) = try claim(sink: sink, now: now, report: &report)
-    let snoozeMinutes = try store.settings().snoozeMinutes
+    let (claimed, zone, snoozeMinutes) = try claim(sink: sink, now: now, report: &report)
     for record in claimed {
       let notification = DeliveredNotification(
         id: record.occurrence.requestID,
@@ -61,7 +60,7 @@ struct Deliverer {
   /// (``DeliveryPolicy``): what is due since the last run's wall clock, and what becomes of each
   /// firing from the facts gathered here; the claim makes each slot's decision once.
   private func claim(sink: NotificationSink, now: Int64, report: inout Report) throws -> (
-    [DeliveryRecord], Zone
+    [DeliveryRecord], Zone, snoozeMinutes: Int
   ) {
     try store.write {
       let settings = try store.settings()
@@ -128,7 +127,7 @@ struct Deliverer {
       }
       try Deliverer.setWatermark(store, DeliveryWatermark(instant: now, in: zone))
       try store.removeExpiredCancellations(before: now - 86_400)
-      return (claimed, zone)
+      return (claimed, zone, settings.snoozeMinutes)
     }
   }
 
@@ -146,8 +145,9 @@ struct Deliverer {
 
   /// Records how far delivery has looked.
   static func setWatermark(_ store: EventStore, _ watermark: DeliveryWatermark) throws {
-    try store.setState(Deliverer.watermark, "\(watermark.instant)")
-    try store.setState(Deliverer.watermarkLocal, "\(watermark.localSeconds)")
+    try store.setState(
+      (Deliverer.watermark, "\(watermark.instant)"),
+      (Deliverer.watermarkLocal, "\(watermark.localSeconds)"))
   }
 
   /// The state key of the wall clock delivery last read (naive local seconds).

@@ -40,6 +40,23 @@ extension EventStore {
     }
   }
 
+  /// Sets two keys of the store's state in one statement (delivery's watermark: it runs every
+  /// minute, and each statement prepared costs).
+  public func setState(_ first: (String, String), _ second: (String, String)) throws {
+    try write {
+      let upsert = try connection.prepare(
+        """
+        INSERT INTO state (key, value) VALUES (?, ?), (?, ?)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        """)
+      try upsert.bind(first.0, at: 1)
+      try upsert.bind(first.1, at: 2)
+      try upsert.bind(second.0, at: 3)
+      try upsert.bind(second.1, at: 4)
+      try upsert.step()
+    }
+  }
+
   /// The times of the events of every kind that counts as `kind` (``ActivityPreset/kinds(countingAs:)``)
   /// at instants in `from...to`, in time order.
   public func eventTimes(countingAs kind: EventKind, from: Int64, to: Int64) throws -> [Timestamp] {
