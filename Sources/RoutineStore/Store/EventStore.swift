@@ -153,28 +153,70 @@ public final class EventStore {
     guard owner == 0 else {
       throw .foreign(path: path, detail: "application id \(owner)")
     }
-    let tables: Set<String>
+    let schema: [SchemaObject]
+    let version: Int64
     do {
-      tables = try tableNames(connection)
+      schema = try schemaObjects(connection)
+      version = try connection.scalarInt("PRAGMA user_version") ?? 0
     } catch {
       throw classify(error, path: path, opening: true)
     }
-    // An empty database is a new store; anything else unmarked must be a store routine made
-    // before it marked them: only routine's tables, and migrations that routine knows, the
-    // first among them. Table names alone prove nothing (another app may have "events").
-    guard !tables.isEmpty else { return }
-    if tables.isSubset(of: EventStore.unmarkedTables), tables.contains("migrations"),
+    // A database with nothing in it at all is a new store. Any schema (a view, a trigger, even
+    // a table of SQLite's own left by a dropped one) or a user version is another
+    // application's mark, tables or not.
+    if schema.isEmpty, version == 0 { return }
+    // Unmarked, with a schema: a store routine made before it marked them has only routine's
+    // tables (and their indexes), and migrations that routine knows, the first among them.
+    // Table names alone prove nothing (another app may have "events").
+    let tables = Set(schema.filter { $0.type == "table" && !$0.isSQLites }.map(\.name))
+    if version == 0, schema.allSatisfy({ $0.type == "table" || $0.type == "index" }),
+      tables.isSubset(of: EventStore.unmarkedTables), tables.contains("migrations"),
       let recorded = try? appliedMigrations(connection), recorded.contains(Migration.all[0].name),
       recorded.isSubset(of: Set(Migration.all.map(\.name)))
     {
       return
     }
-    let listed = tables.sorted().prefix(4).map { "'\($0)'" }.joined(separator: ", ")
-    throw .foreign(
-      path: path,
-      detail:
-        "it has the table\(tables.count == 1 ? "" : "s") \(listed)\(tables.count > 4 ? ", ..." : "")"
+    throw .foreign(path: path, detail: describe(schema, version: version))
+  }
+
+  /// An entry of a database's schema (`sqlite_schema`).
+  struct SchemaObject: Equatable {
+    /// `table`, `view`, `index` or `trigger`.
+    var type: String
+    var name: String
+
+    /// Whether SQLite made it itself (`sqlite_sequence`, `sqlite_stat1`).
+    var isSQLites: Bool { name.hasPrefix("sqlite_") }
+  }
+
+  /// Every entry of the schema but the indexes SQLite makes for a table's own constraints.
+  static func schemaObjects(_ connection: Connection) throws(SQLiteError) -> [SchemaObject] {
+    let statement = try connection.prepare(
+      "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_autoindex\\_%' ESCAPE '\\'"
     )
+    var objects: [SchemaObject] = []
+    while try statement.step() {
+      objects.append(
+        SchemaObject(type: statement.text(at: 0) ?? "", name: statement.text(at: 1) ?? ""))
+    }
+    return objects
+  }
+
+  /// What shows a database is another application's: "it has the tables 'a', 'b' and the view
+  /// 'v'" (at most four names of each type), else its user version.
+  private static func describe(_ schema: [SchemaObject], version: Int64) -> String {
+    guard !schema.isEmpty else { return "its user version is \(version)" }
+    let groups = ["table", "view", "trigger", "index"].compactMap { type -> String? in
+      let names = schema.filter { $0.type == type }.map(\.name).sorted()
+      guard !names.isEmpty else { return nil }
+      let listed = names.prefix(4).map { "'\($0)'" }.joined(separator: ", ")
+      let plural = type == "index" ? "indexes" : type + "s"
+      return "the \(names.count == 1 ? type : plural) \(listed)\(names.count > 4 ? ", ..." : "")"
+    }
+    let joined =
+      groups.count == 1
+      ? groups[0] : groups.dropLast().joined(separator: ", ") + " and " + groups.last!
+    return "it has \(joined)"
   }
 
   private static func tableNames(_ connection: Connection) throws(SQLiteError) -> Set<String> {
@@ -252,9 +294,9 @@ public final class EventStore {
     else { return }
     guard let reader = try? Connection(readingOnly: path, immutable: true) else { return }
     try identify(reader, path: path)
-    // Routine's stores come into place complete and marked; an unmarked one whose tables are
+    // Routine's stores come into place complete and marked; an unmarked one whose schema is
     // all still in a log is not one of them.
-    guard (try? tableNames(reader).isEmpty) != true else {
+    guard (try? schemaObjects(reader).isEmpty) != true else {
       throw .foreign(path: path, detail: "its data is in a journal or log routine leaves alone")
     }
   }
