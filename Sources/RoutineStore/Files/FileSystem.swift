@@ -66,6 +66,23 @@ public enum FileSystem {
     return FileSystem.path(".\(name).\(suffix)", in: parent(of: path))
   }
 
+  /// The directory the file system holding `path` is mounted at: the highest directory above
+  /// it (symbolic links resolved) on the same device. `path` itself when it cannot be told.
+  public static func mountPoint(of path: String) -> String {
+    guard let resolved = realpath(path.isEmpty ? "." : path, nil) else { return path }
+    var current = String(cString: resolved)
+    free(resolved)
+    var status = stat()
+    guard stat(current, &status) == 0 else { return current }
+    let device = status.st_dev
+    while current != "/" {
+      let above = parent(of: current)
+      guard stat(above, &status) == 0, status.st_dev == device else { break }
+      current = above
+    }
+    return current
+  }
+
   /// The error message of `errno`.
   public static func errorText(_ code: Int32 = errno) -> String {
     String(cString: strerror(code))

@@ -33,9 +33,12 @@ public final class EventStore {
   public let connection: Connection
   /// The file.
   public let path: String
-  /// Whether the store could only be opened for reading (it lies where this process may not
-  /// write); writing to it fails with a read-only error.
-  public let isReadOnly: Bool
+  /// Why the store could only be opened for reading, when it could (it lies where this process
+  /// may not write, or its disk is full): the error of opening it to write. Writing to it fails
+  /// with a read-only error, or with this one when the disk is full.
+  public let whyReadOnly: StoreError?
+  /// Whether the store could only be opened for reading.
+  public var isReadOnly: Bool { whyReadOnly != nil }
   private var kindIDs: [String: Int64] = [:]
 
   /// Opens the store at `path`, applying any migrations it lacks. When the file is missing it is
@@ -67,13 +70,15 @@ public final class EventStore {
     case .regularFile:
       break
     }
-    (connection, isReadOnly) = try EventStore.connect(path: path, creating: creating)
+    (connection, whyReadOnly) = try EventStore.connect(path: path, creating: creating)
   }
 
-  /// The connection to a checked, migrated store. A command that only reads falls back to a
-  /// read-only connection when the store lies where this process may not write.
+  /// The connection to a checked, migrated store. Unless `creating`, a command that only reads
+  /// falls back to a read-only connection when the store lies where this process may not write,
+  /// or on a full disk (where SQLite cannot grow the WAL's shared-memory file, needed even to
+  /// read); the error of opening it to write comes with it.
   private static func connect(path: String, creating: Bool) throws(StoreError) -> (
-    Connection, Bool
+    Connection, StoreError?
   ) {
     do throws(StoreError) {
       try identifyUntouched(path)
@@ -90,20 +95,20 @@ public final class EventStore {
         throw classify(error, path: path, opening: true)
       }
       try migrate(connection, path: path)
-      return (connection, false)
+      return (connection, nil)
     } catch {
-      guard !creating, case .database(let sqlite, _) = error, sqlite.isPermissionDenied else {
-        throw error
-      }
-      for immutable in [false, true] {
-        guard let connection = try? Connection(readingOnly: path, immutable: immutable),
+      guard !creating, error.allowsReading else { throw error }
+      for access in [Connection.ReadingAccess.shared, .privateIndex, .immutable] {
+        // An immutable reader would not see what is still in the write-ahead log.
+        if access == .immutable, (FileSystem.size(of: path + "-wal") ?? 0) > 0 { continue }
+        guard let connection = try? Connection(readingOnly: path, access: access),
           (try? connection.scalarInt("SELECT count(*) FROM sqlite_master")) != nil
         else { continue }
         try identify(connection, path: path)
         let applied = (try? appliedMigrations(connection)) ?? []
         // A schema that needs an upgrade needs write access: report why it could not be had.
         guard applied == Set(Migration.all.map(\.name)) else { throw error }
-        return (connection, true)
+        return (connection, error)
       }
       throw error
     }
@@ -228,9 +233,11 @@ public final class EventStore {
     return names
   }
 
-  /// A SQLite failure as the store error a user should read.
+  /// A SQLite failure as the store error a user should read. A store opened for reading only
+  /// because its disk is full refuses a write for that reason.
   private func classify(_ error: SQLiteError) -> StoreError {
-    EventStore.classify(error, path: path, opening: false)
+    if error.primaryCode == 8, case .diskFull? = whyReadOnly { return whyReadOnly! }
+    return EventStore.classify(error, path: path, opening: false)
   }
 
   /// A SQLite failure as the store error a user should read: a file that is not a database, a
@@ -238,6 +245,10 @@ public final class EventStore {
   /// While the store is being opened, a generic SQLITE_ERROR also means damage ("unsupported
   /// file format", "malformed database schema"); later it is reported as it is.
   private static func classify(_ error: SQLiteError, path: String, opening: Bool) -> StoreError {
+    if error.isDiskFull {
+      return .diskFull(
+        path: path, mountPoint: FileSystem.mountPoint(of: FileSystem.parent(of: path)))
+    }
     if error.isBusy || error.isIOError { return .database(error, path: path) }
     // SQLITE_CORRUPT, SQLITE_FORMAT, SQLITE_NOTADB.
     var damage: Set<Int32> = [11, 24, 26]
@@ -292,7 +303,7 @@ public final class EventStore {
       (FileSystem.size(of: path + "-wal") ?? 0) > 0
         || (FileSystem.size(of: path + "-journal") ?? 0) > 0
     else { return }
-    guard let reader = try? Connection(readingOnly: path, immutable: true) else { return }
+    guard let reader = try? Connection(readingOnly: path, access: .immutable) else { return }
     try identify(reader, path: path)
     // Routine's stores come into place complete and marked; an unmarked one whose schema is
     // all still in a log is not one of them.
@@ -409,6 +420,18 @@ public final class EventStore {
           name: statement.text(at: 2) ?? "", key: statement.text(at: 1) ?? "")
       }
       return result
+    }
+  }
+}
+
+extension StoreError {
+  /// Whether a store that could not be opened to write may still be read: where this process
+  /// may not write, or on a full disk.
+  fileprivate var allowsReading: Bool {
+    switch self {
+    case .database(let sqlite, _): return sqlite.isPermissionDenied
+    case .diskFull: return true
+    default: return false
     }
   }
 }

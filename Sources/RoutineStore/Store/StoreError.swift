@@ -24,11 +24,21 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case notADatabase(path: String)
   /// The file is a damaged SQLite database.
   case damaged(path: String, detail: String)
+  /// The file system holding the store at `path` has no space left; it is mounted at
+  /// `mountPoint`.
+  case diskFull(path: String, mountPoint: String)
 
   /// Whether another process held the store for longer than the busy timeout.
   public var isBusy: Bool {
     if case .database(let error, _) = self { return error.isBusy }
     return false
+  }
+
+  /// Why a full disk stops a write, and what to do: the end of ``diskFull(path:mountPoint:)``'s
+  /// sentence.
+  public static func diskFullReason(_ mountPoint: String) -> String {
+    "the disk is full (no space left on the file system mounted at '\(mountPoint)'); free some "
+      + "space there and try again"
   }
 
   /// A textual representation: a sentence saying what failed and where.
@@ -80,6 +90,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .damaged(let path, let detail):
       return "the store '\(path)' is damaged (\(detail)); restore it from a backup, or move it "
         + "away to start a new store"
+    case .diskFull(let path, let mountPoint):
+      return "cannot write the store '\(path)': \(StoreError.diskFullReason(mountPoint))"
     }
   }
 }
