@@ -63,6 +63,19 @@ extension EventStore {
   private static func removeTemporary(_ path: String) {
     for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
   }
+
+  /// Removes the hidden name a new store at `path` was built under when a run was killed after
+  /// linking the store into place and before removing it (a second name of the store, which
+  /// nothing else would ever remove). Only when nobody holds the directory's lock: a run
+  /// creating the store holds it until its hidden name is gone.
+  static func removeStaleCreation(of path: String) {
+    let temporary = FileSystem.hiddenSibling(of: path, suffix: "creating")
+    guard FileSystem.exists(temporary) else { return }
+    let directory = FileSystem.parent(of: path)
+    guard let lock = DirectoryLock(ifFree: directory.isEmpty ? "." : directory) else { return }
+    defer { lock.release() }
+    removeTemporary(temporary)
+  }
 }
 
 /// An exclusive `flock` on a directory, for the few steps that must not interleave with another
@@ -75,6 +88,17 @@ private struct DirectoryLock {
     descriptor = open(directory, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+  }
+
+  /// The lock when nobody holds it now; `nil` when another process does, or the directory
+  /// cannot be opened.
+  init?(ifFree directory: String) {
+    descriptor = open(directory, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      return nil
+    }
   }
 
   /// Makes the directory's new entry durable.

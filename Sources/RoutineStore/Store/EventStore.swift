@@ -47,6 +47,7 @@ public final class EventStore {
   public init(path: String, creating: Bool = true) throws(StoreError) {
     self.path = path
     if path.hasSuffix("/") { throw .isDirectory(path: path) }
+    EventStore.removeStaleCreation(of: path)
     switch FileSystem.kind(of: path) {
     case .directory:
       throw .isDirectory(path: path)

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import RoutineCLI
+
+/// What is at the store's path, and beside it (issue 17): the hidden name a new store is built
+/// under, special files, an empty file.
+struct StoreFileTests {
+  /// The hidden name a new store at `path` is built under before it is linked into place.
+  static func creating(_ path: String) -> String {
+    let url = URL(fileURLWithPath: path)
+    return url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).creating"
+    ).path
+  }
+
+  @Test func aHiddenNewStoreLeftByAKilledRunIsRemovedByTheNextRun() throws {
+    let sandbox = Sandbox()
+    #expect(try sandbox.runBinary("log", "Tea").status == 0)
+    // What a run killed between linking the new store into place and removing its hidden name
+    // leaves: a second name of the store.
+    let hidden = Self.creating(sandbox.storePath)
+    #expect(link(sandbox.storePath, hidden) == 0)
+    let read = try sandbox.runBinary("events")
+    #expect(read.status == 0)
+    #expect(read.stdout.contains("Tea"))
+    #expect(!FileManager.default.fileExists(atPath: hidden))
+    #expect(try sandbox.runBinary("log", "Coffee").status == 0)
+    #expect(try sandbox.runBinary("events").stdout.contains("Coffee"))
+  }
+
+  @Test func aHiddenNewStoreIsLeftAloneWhileAnotherRunHoldsTheDirectoryLock() throws {
+    let sandbox = Sandbox()
+    #expect(try sandbox.runBinary("log", "Tea").status == 0)
+    let hidden = Self.creating(sandbox.storePath)
+    #expect(FileManager.default.createFile(atPath: hidden, contents: Data()))
+    // A run creating the store holds this lock until its hidden name is gone.
+    let directory = open(
+      URL(fileURLWithPath: sandbox.storePath).deletingLastPathComponent().path, O_RDONLY)
+    #expect(directory >= 0)
+    defer { close(directory) }
+    #expect(flock(directory, LOCK_EX) == 0)
+    #expect(try sandbox.runBinary("events").status == 0)
+    #expect(FileManager.default.fileExists(atPath: hidden))
+    flock(directory, LOCK_UN)
+    #expect(try sandbox.runBinary("events").status == 0)
+    #expect(!FileManager.default.fileExists(atPath: hidden))
+  }
+
+  /// The real kill: `strace` delivers SIGKILL as the run removes the hidden name, right after
+  /// linking the new store into place.
+  @Test func aRunKilledAtTheLastStepOfCreatingTheStoreLeavesNothingForLong() throws {
+    guard let strace = ChildProcess.find("strace", path: "/usr/bin:/bin") else {
+      print("note: the kill at the last step of creating a store is skipped: strace is missing")
+      return
+    }
+    let sandbox = Sandbox()
+    let hidden = Self.creating(sandbox.storePath)
+    // The first removal of the hidden name clears a leftover before building; the second
+    // comes after the link.
+    let killed = try sandbox.runBinary(
+      [
+        "-f", "-qq", "-o", "/dev/null", "-P", hidden, "-e", "trace=unlink",
+        "-e", "inject=unlink:signal=KILL:when=2", try Sandbox.binary().path, "log", "Tea",
+      ], executable: strace)
+    guard killed.status != 0, FileManager.default.fileExists(atPath: hidden) else {
+      print("note: the kill at the last step of creating a store is skipped: strace cannot inject")
+      return
+    }
+    #expect(FileManager.default.fileExists(atPath: sandbox.storePath))
+    let read = try sandbox.runBinary("events")
+    #expect(read.status == 0)
+    #expect(read.stdout.contains("Tea"))
+    #expect(!FileManager.default.fileExists(atPath: hidden))
+  }
+}
