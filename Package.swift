@@ -16,7 +16,8 @@ let package = Package(
       path: "Sources/CSQLite",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
-    // Linux headers Glibc's module leaves out (timerfd, for `routine watch`); no library.
+    // Linux headers Glibc's module leaves out (timerfd, for `routine watch`; statfs, to tell
+    // /proc's files from the store's); no library.
     .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
     // Models, analytics and time rules. Foundation only; never reads the clock, environment or disk.
     // Optimised in debug builds too: the tests run the analytics over months of events in
@@ -25,7 +26,7 @@ let package = Package(
       name: "RoutineCore",
       swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     // SQLite store and file formats.
-    .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite"]),
+    .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite", "CSystem"]),
     // Argument parsing, commands and output.
     .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore", "CSystem"]),
     .executableTarget(name: "routine", dependencies: ["RoutineCLI"]),

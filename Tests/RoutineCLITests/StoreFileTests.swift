@@ -74,3 +74,33 @@ struct StoreFileTests {
     #expect(!FileManager.default.fileExists(atPath: hidden))
   }
 }
+
+extension StoreFileTests {
+  @Test(
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/mem"), "needs Linux's /proc"))
+  func aKernelFileThatCallsItselfRegularIsNoStore() throws {
+    let sandbox = Sandbox()
+    for path in ["/proc/self/mem", "/proc/self/status"] {
+      for command in [
+        ["status"], ["events"], ["log", "Tea"],
+        ["reminders", "add", "--text", "Hi", "--at", "10:00"],
+      ] {
+        let result = try sandbox.runBinary(command + ["--store", path])
+        #expect(result.status == 74, "\(path) \(command)")
+        #expect(
+          result.stderr
+            == "error: the store '\(path)' is not a regular file (it is a file of the kernel's proc file system); give the path of a file, such as '~/.local/share/routine/routine.db'\n",
+          "\(path) \(command)")
+      }
+    }
+  }
+
+  @Test func aDeviceIsNamedForWhatItIs() throws {
+    let result = try Sandbox().runBinary("log", "Tea", "--store", "/dev/null")
+    #expect(result.status == 74)
+    #expect(
+      result.stderr
+        == "error: the store '/dev/null' is not a regular file (it is a character device); give the path of a file, such as '~/.local/share/routine/routine.db'\n"
+    )
+  }
+}

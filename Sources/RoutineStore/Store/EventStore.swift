@@ -52,7 +52,7 @@ public final class EventStore {
     case .directory:
       throw .isDirectory(path: path)
     case .other:
-      throw .notAFile(path: path)
+      throw .notAFile(path: path, what: FileSystem.describe(path))
     case .regularFile where !creating && FileSystem.size(of: path) == 0:
       // An empty file is no store yet (`: > routine.db`): reading must not make it one.
       throw .missing(path: path)

@@ -16,8 +16,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case missing(path: String)
   /// The path names a directory, not a file.
   case isDirectory(path: String)
-  /// The path names something other than a regular file (a device, a pipe).
-  case notAFile(path: String)
+  /// The path names something other than a regular file: `what` it is ("a character device",
+  /// "a file of the kernel's proc file system").
+  case notAFile(path: String, what: String)
   /// The file is a SQLite database of another application; routine leaves it alone.
   case foreign(path: String, detail: String)
   /// The file is not a SQLite database at all.
@@ -78,9 +79,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .isDirectory(let path):
       return "the store '\(path)' names a directory; give the path of a file, such as "
         + "'\(path.hasSuffix("/") ? path : path + "/")routine.db'"
-    case .notAFile(let path):
-      return "the store '\(path)' is not a regular file (a device or a pipe); give the path of a "
-        + "file, such as '~/.local/share/routine/routine.db'"
+    case .notAFile(let path, let what):
+      return "the store '\(path)' is not a regular file (it is \(what)); give the path of a file, "
+        + "such as '~/.local/share/routine/routine.db'"
     case .foreign(let path, let detail):
       return "'\(path)' is not a routine store but another application's SQLite database "
         + "(\(detail)); routine leaves it unchanged: give another --store path"
