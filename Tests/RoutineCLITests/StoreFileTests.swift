@@ -104,3 +104,41 @@ extension StoreFileTests {
     )
   }
 }
+
+/// Files routine writes for `--output`: the user's own data is private, as the store is.
+struct OutputFileModeTests {
+  /// Runs `routine ARGUMENTS` under umask 022 (the usual one), in the sandbox.
+  func runUnderUmask022(_ sandbox: Sandbox, _ arguments: [String]) throws -> Invocation {
+    try sandbox.runBinary(
+      ["-c", "umask 022 && exec \"$0\" \"$@\"", try Sandbox.binary().path] + arguments,
+      executable: "/bin/sh")
+  }
+
+  func mode(_ path: String) throws -> Int {
+    (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1)
+      & 0o777
+  }
+
+  @Test func aRemindersExportIsReadableByItsOwnerOnlyLikeTheStore() throws {
+    let sandbox = Sandbox()
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "08:00").status == 0)
+    let path = sandbox.directory.appendingPathComponent("reminders.json").path
+    let result = try runUnderUmask022(sandbox, ["reminders", "export", "--output", path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try mode(path) == 0o600)
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains("Pills"))
+    // A file that is there keeps its own mode: the user chose it.
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+    #expect(try runUnderUmask022(sandbox, ["reminders", "export", "--output", path]).status == 0)
+    #expect(try mode(path) == 0o640)
+  }
+
+  @Test func aSampleLogIsCreatedAsAnyNewFile() throws {
+    // Made-up events, nobody's own: the umask decides, as for any file.
+    let sandbox = Sandbox()
+    let path = sandbox.directory.appendingPathComponent("sample.csv").path
+    let result = try runUnderUmask022(sandbox, ["sample", "--days", "2", "--output", path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try mode(path) == 0o644)
+  }
+}

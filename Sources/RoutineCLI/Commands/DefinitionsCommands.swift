@@ -292,7 +292,12 @@ enum RemindersExportCommand: Command {
     name: "reminders export",
     summary: "Write every reminder, habit and task definition as JSON.",
     discussion: "The format is in docs/formats.md; 'routine reminders import' reads it back.",
-    options: [.value("output", "FILE", "Write to FILE instead of stdout (replaced atomically).")],
+    options: [
+      .value(
+        "output", "FILE",
+        "Write to FILE instead of stdout (replaced atomically; a new file is readable by you only)."
+      )
+    ],
     globals: ["store", "tz"])
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -311,7 +316,8 @@ enum RemindersExportCommand: Command {
       guard !path.isEmpty else {
         throw UsageError("--output: expected a file path, found an empty value", command: spec.name)
       }
-      let writer = try FileWriter(path: path)
+      // The store's data, as private as the store (0600); an existing file keeps its mode.
+      let writer = try FileWriter(path: path, newFileMode: 0o600)
       try writer.write(document)
       try writer.finish()
     } else {
