@@ -142,3 +142,33 @@ struct OutputFileModeTests {
     #expect(try mode(path) == 0o644)
   }
 }
+
+extension StoreFileTests {
+  /// README "Where the data lives": an empty file at the store's path is no store yet, and
+  /// becomes one the way a missing store does: with the first command that writes, once it
+  /// succeeds, private to its owner.
+  @Test func anEmptyFileBecomesTheStoreOnlyWithAWriteThatSucceeds() throws {
+    let sandbox = Sandbox()
+    let path = sandbox.file("empty.db", "")
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+    sandbox.variables["ROUTINE_STORE"] = path
+    func size() -> Int { FileManager.default.contents(atPath: path)?.count ?? -1 }
+
+    let read = try sandbox.runBinary("events")
+    #expect(read.status == 0)
+    #expect(read.stdout == "No events: the store '~/empty.db' does not exist yet.\n")
+    let bad = sandbox.file("bad.csv", "timestamp,event\nyesterday,Coffee\n")
+    #expect(try sandbox.runBinary("import", bad).status == 65)
+    #expect(try sandbox.runBinary("reminders", "enable", "reminder-2").status == 65)
+    #expect(size() == 0, "a failed command made the empty file a store")
+
+    #expect(try sandbox.runBinary("log", "Tea").status == 0)
+    #expect(size() > 0)
+    #expect(try sandbox.runBinary("events").stdout.contains("Tea"))
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode.map { $0 & 0o777 } == 0o600)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)
+      .filter { $0.hasPrefix(".") }
+    #expect(leftovers.isEmpty)
+  }
+}

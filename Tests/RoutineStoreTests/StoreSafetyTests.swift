@@ -92,14 +92,23 @@ struct StoreSafetyTests {
     #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
   }
 
-  @Test func anEmptyDatabaseIsAdoptedAsANewStore() throws {
+  @Test func anEmptyDatabaseIsAdoptedAsANewStoreOnlyToWrite() throws {
     let path = directory.path("fresh.db")
     do {
       // A SQLite file with a header and nothing else (as `sqlite3 fresh.db 'VACUUM'` leaves).
       let fresh = try Connection(path: path, wal: false)
       try fresh.execute("CREATE TABLE t (x); DROP TABLE t")
     }
-    #expect((FileSystem.size(of: path) ?? 0) > 0)
+    let before = try #require(bytes(path))
+    #expect(!before.isEmpty)
+    // Reading makes no store of it, as of a missing or an empty file.
+    #expect {
+      _ = try EventStore(path: path, creating: false)
+    } throws: { error in
+      guard case .missing = error as? StoreError else { return false }
+      return true
+    }
+    #expect(bytes(path) == before)
     let store = try EventStore(path: path)
     try store.insert(event("Tea", "2026-04-20T07:00:00+02:00"))
     #expect(try store.count() == 1)

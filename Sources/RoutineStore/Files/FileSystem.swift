@@ -85,6 +85,15 @@ public enum FileSystem {
     return lstat(path, &status) == 0
   }
 
+  /// Whether `path` itself (not a symbolic link to it) is a regular file of no bytes, and not
+  /// one of the kernel's (whose files all say they are empty).
+  public static func isEmptyFile(_ path: String) -> Bool {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0
+    else { return false }
+    return kernelFileSystem(of: path) == nil
+  }
+
   /// The size in bytes of what `path` names (following symbolic links), or `nil`.
   public static func size(of path: String) -> Int64? {
     var status = stat()

@@ -15,6 +15,9 @@ extension EventStore {
   /// install leaves no store behind, not even an empty one that would pin the locale of that
   /// run. Runs creating the same store at the same time take turns on a lock of its directory;
   /// the later ones find the first one's store and get `nil`.
+  ///
+  /// An empty file at `path` (`: > routine.db`) is no store yet either: the new store is renamed
+  /// over it, as complete, on the same terms.
   public static func create<T>(
     at path: String, keep: (T) -> Bool = { _ in true }, _ body: (EventStore) throws -> T
   ) throws -> T? {
@@ -27,8 +30,10 @@ extension EventStore {
     }
     let lock = DirectoryLock(directory.isEmpty ? "." : directory)
     defer { lock.release() }
-    // Anything there, even a dangling link, is for the usual opening to deal with.
-    guard !FileSystem.exists(path) else { return nil }
+    // Anything there but an empty file, even a dangling link, is for the usual opening to deal
+    // with.
+    let replacing = FileSystem.isEmptyFile(path)
+    guard replacing || !FileSystem.exists(path) else { return nil }
     let temporary = FileSystem.hiddenSibling(of: path, suffix: "creating")
     // A leftover of a run that was killed: the lock says nobody is building it now.
     removeTemporary(temporary)
@@ -48,8 +53,19 @@ extension EventStore {
             path: path, reason: "its new contents could not be moved out of the write-ahead log")
         }
       }
-      guard link(temporary, path) == 0 else {
-        throw StoreError.cannotCreateFile(path: path, reason: FileSystem.errorText())
+      if replacing {
+        // Only what was there: an empty file that stayed empty (no other program wrote to it).
+        guard FileSystem.isEmptyFile(path) else {
+          throw StoreError.cannotCreateFile(
+            path: path, reason: "it was an empty file, and something else wrote to it meanwhile")
+        }
+        guard rename(temporary, path) == 0 else {
+          throw StoreError.cannotCreateFile(path: path, reason: FileSystem.errorText())
+        }
+      } else {
+        guard link(temporary, path) == 0 else {
+          throw StoreError.cannotCreateFile(path: path, reason: FileSystem.errorText())
+        }
       }
       removeTemporary(temporary)
       lock.synchronize()

@@ -89,7 +89,10 @@ public final class EventStore {
       } catch {
         throw StoreError.database(error, path: path)
       }
-      try identify(connection, path: path)
+      // An empty database is no store yet: reading must not make it one (as an empty file).
+      if try identify(connection, path: path) == .empty, !creating {
+        throw StoreError.missing(path: path)
+      }
       do {
         try connection.useWAL()
       } catch {
@@ -105,7 +108,7 @@ public final class EventStore {
         guard let connection = try? Connection(readingOnly: path, access: access),
           (try? connection.scalarInt("SELECT count(*) FROM sqlite_master")) != nil
         else { continue }
-        try identify(connection, path: path)
+        guard try identify(connection, path: path) == .store else { throw error }
         let applied = (try? appliedMigrations(connection)) ?? []
         // A schema that needs an upgrade needs write access: report why it could not be had.
         guard applied == Set(Migration.all.map(\.name)) else { throw error }
@@ -145,8 +148,19 @@ public final class EventStore {
 
   // MARK: Identity
 
+  /// What a database that is not refused is.
+  private enum Identity {
+    /// A routine store (marked, or from before the mark).
+    case store
+    /// A database with nothing in it, to become a store.
+    case empty
+  }
+
   /// Refuses a file that is not a routine store, before anything in it is changed.
-  private static func identify(_ connection: Connection, path: String) throws(StoreError) {
+  @discardableResult
+  private static func identify(_ connection: Connection, path: String) throws(StoreError)
+    -> Identity
+  {
     let owner: Int64
     do {
       owner = try connection.scalarInt("PRAGMA application_id") ?? 0
@@ -155,7 +169,7 @@ public final class EventStore {
     }
     // Marked: routine's own. (The header alone says so; listing the tables would make SQLite
     // parse the whole schema before it is needed.)
-    if Int32(truncatingIfNeeded: owner) == EventStore.applicationID { return }
+    if Int32(truncatingIfNeeded: owner) == EventStore.applicationID { return .store }
     guard owner == 0 else {
       throw .foreign(path: path, detail: "application id \(owner)")
     }
@@ -170,7 +184,7 @@ public final class EventStore {
     // A database with nothing in it at all is a new store. Any schema (a view, a trigger, even
     // a table of SQLite's own left by a dropped one) or a user version is another
     // application's mark, tables or not.
-    if schema.isEmpty, version == 0 { return }
+    if schema.isEmpty, version == 0 { return .empty }
     // Unmarked, with a schema: a store routine made before it marked them has only routine's
     // tables (and their indexes), and migrations that routine knows, the first among them.
     // Table names alone prove nothing (another app may have "events").
@@ -180,7 +194,7 @@ public final class EventStore {
       let recorded = try? appliedMigrations(connection), recorded.contains(Migration.all[0].name),
       recorded.isSubset(of: Set(Migration.all.map(\.name)))
     {
-      return
+      return .store
     }
     throw .foreign(path: path, detail: describe(schema, version: version))
   }
