@@ -94,6 +94,15 @@ final class SmallFileSystem {
     let logged = try sandbox.runBinary("log", "Coffee")
     #expect(logged.status == 74)
     #expect(logged.stderr == "error: cannot write the store '\(store)': \(full)\n")
+    // A new store says so too, under its own name (not the hidden one it is built under).
+    let another = mountPoint + "/another.db"
+    let created = try sandbox.runBinary("log", "Coffee", "--store", another)
+    #expect(created.status == 74)
+    #expect(created.stderr == "error: cannot write the store '\(another)': \(full)\n")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: mountPoint).sorted() == [
+        "filler", "routine.db", "routine.db-shm", "routine.db-wal",
+      ])
 
     // Nothing was lost: with space again, the store takes the write.
     disk.free()

@@ -70,6 +70,10 @@ extension EventStore {
       removeTemporary(temporary)
       lock.synchronize()
       return value
+    } catch let error as StoreError {
+      removeTemporary(temporary)
+      // The store the user named, not the hidden name it was being built under.
+      throw error.naming(path, insteadOf: temporary)
     } catch {
       removeTemporary(temporary)
       throw error

@@ -29,6 +29,28 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// `mountPoint`.
   case diskFull(path: String, mountPoint: String)
 
+  /// This error with `path` where it names `other` (a store built under a hidden name, reported
+  /// under its own).
+  func naming(_ path: String, insteadOf other: String) -> StoreError {
+    func swap(_ named: String) -> String { named == other ? path : named }
+    switch self {
+    case .database(let error, let named): return .database(error, path: swap(named))
+    case .cannotCreateFile(let named, let reason):
+      return .cannotCreateFile(path: swap(named), reason: reason)
+    case .newerVersion(let named, let migrations):
+      return .newerVersion(path: swap(named), unknownMigrations: migrations)
+    case .missing(let named): return .missing(path: swap(named))
+    case .isDirectory(let named): return .isDirectory(path: swap(named))
+    case .notAFile(let named, let what): return .notAFile(path: swap(named), what: what)
+    case .foreign(let named, let detail): return .foreign(path: swap(named), detail: detail)
+    case .notADatabase(let named): return .notADatabase(path: swap(named))
+    case .damaged(let named, let detail): return .damaged(path: swap(named), detail: detail)
+    case .diskFull(let named, let mountPoint):
+      return .diskFull(path: swap(named), mountPoint: mountPoint)
+    case .cannotCreateDirectory, .noLocation: return self
+    }
+  }
+
   /// Whether another process held the store for longer than the busy timeout.
   public var isBusy: Bool {
     if case .database(let error, _) = self { return error.isBusy }
