@@ -108,7 +108,10 @@ public final class EventStore {
         guard let connection = try? Connection(readingOnly: path, access: access),
           (try? connection.scalarInt("SELECT count(*) FROM sqlite_master")) != nil
         else { continue }
-        guard try identify(connection, path: path) == .store else { throw error }
+        // An empty database is no store yet, as when it opens to write.
+        guard try identify(connection, path: path) == .store else {
+          throw StoreError.missing(path: path)
+        }
         let applied = (try? appliedMigrations(connection)) ?? []
         // A schema that needs an upgrade needs write access: report why it could not be had.
         guard applied == Set(Migration.all.map(\.name)) else { throw error }
@@ -188,7 +191,7 @@ public final class EventStore {
     // Unmarked, with a schema: a store routine made before it marked them has only routine's
     // tables (and their indexes), and migrations that routine knows, the first among them.
     // Table names alone prove nothing (another app may have "events").
-    let tables = Set(schema.filter { $0.type == "table" && !$0.isSQLites }.map(\.name))
+    let tables = Set(schema.filter { $0.type == "table" && !$0.isSQLitesOwn }.map(\.name))
     if version == 0, schema.allSatisfy({ $0.type == "table" || $0.type == "index" }),
       tables.isSubset(of: EventStore.unmarkedTables), tables.contains("migrations"),
       let recorded = try? appliedMigrations(connection), recorded.contains(Migration.all[0].name),
@@ -206,7 +209,7 @@ public final class EventStore {
     var name: String
 
     /// Whether SQLite made it itself (`sqlite_sequence`, `sqlite_stat1`).
-    var isSQLites: Bool { name.hasPrefix("sqlite_") }
+    var isSQLitesOwn: Bool { name.hasPrefix("sqlite_") }
   }
 
   /// Every entry of the schema but the indexes SQLite makes for a table's own constraints.
