@@ -1,4 +1,5 @@
 import Foundation
+import RoutineStore
 import Testing
 
 @testable import RoutineCLI
@@ -170,5 +171,51 @@ extension StoreFileTests {
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)
       .filter { $0.hasPrefix(".") }
     #expect(leftovers.isEmpty)
+  }
+}
+
+extension StoreFileTests {
+  /// A store that can only be read is never read without its write-ahead log: an immutable
+  /// reading (SQLite's last resort where the log's shared memory cannot be made) would not see
+  /// what is in the log, and show a past state as the present one.
+  @Test(
+    .enabled(
+      if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs root and setpriv to run routine as another user"))
+  func aReadOnlyStoreWhoseLogCannotBeReadIsNotShownWithoutIt() throws {
+    let sandbox = Sandbox()
+    let path = sandbox.directory.appendingPathComponent("live/routine.db").path
+    #expect(sandbox.run("log", "Tea", "--at", "07:00", "--store", path).status == 0)
+    // A writer that stopped without checkpointing (killed): Coffee is only in the log. A copy of
+    // the store and its log, taken while it is open, is that state.
+    let copy = sandbox.directory.appendingPathComponent("copy")
+    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
+    let copied = copy.appendingPathComponent("routine.db").path
+    let writer = try EventStore(path: path)
+    try withExtendedLifetime(writer) {
+      try writer.connection.execute("PRAGMA wal_autocheckpoint = 0")
+      #expect(sandbox.run("log", "Coffee", "--at", "07:30", "--store", path).status == 0)
+      try FileManager.default.copyItem(atPath: path, toPath: copied)
+      try FileManager.default.copyItem(atPath: path + "-wal", toPath: copied + "-wal")
+    }
+    #expect((FileSystem.size(of: copied + "-wal") ?? 0) > 0)
+    for file in [copied, copied + "-wal"] {
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+    }
+    try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: copy.path)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o755], ofItemAtPath: sandbox.directory.path)
+    defer {
+      try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+    }
+    let read = try sandbox.runBinary(
+      [
+        "--reuid=nobody", "--regid=nogroup", "--clear-groups", try Sandbox.binary().path,
+        "events", "--store", copied,
+      ], executable: "/usr/bin/setpriv")
+    #expect(
+      read.stdout != "2026-04-27T07:00:00+02:00  Tea  (cli)\n", "Coffee, in the log, is missing")
+    #expect(read.status == 74, "\(read.stdout)")
+    #expect(read.stderr.hasPrefix("error: cannot open the store '\(copied)'"), "\(read.stderr)")
   }
 }
