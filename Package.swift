@@ -27,12 +27,13 @@ let package = Package(
       path: "Sources/CSQLite",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
-    // Linux headers Glibc's module leaves out (timerfd, for `routine watch`); no library.
+    // Linux headers Glibc's module leaves out (timerfd, for `routine watch`; statfs, to tell
+    // /proc's files from the store's); no library.
     .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
     // Models, analytics and time rules. Foundation only; never reads the clock, environment or disk.
     .target(name: "RoutineCore", swiftSettings: optimizedCoreInDebug),
     // SQLite store and file formats.
-    .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite"]),
+    .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite", "CSystem"]),
     // Argument parsing, commands and output.
     .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore", "CSystem"]),
     .executableTarget(name: "routine", dependencies: ["RoutineCLI"]),

@@ -35,7 +35,8 @@ enum ErrorReport {
       if sqlite.isCorrupt { return .dataError }
       if sqlite.isIOError { return .ioError }
       return .failure
-    case .cannotCreateDirectory, .cannotCreateFile, .isDirectory, .notAFile: return .ioError
+    case .cannotCreateDirectory, .cannotCreateFile, .isDirectory, .notAFile, .diskFull:
+      return .ioError
     case .newerVersion, .foreign, .notADatabase, .damaged: return .dataError
     case .noLocation: return .usage
     case .missing: return .noInput

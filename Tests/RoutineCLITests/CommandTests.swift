@@ -369,6 +369,7 @@ struct ErrorReportTests {
     (StoreError.foreign(path: "s", detail: "d"), .dataError),
     (StoreError.notADatabase(path: "s"), .dataError),
     (StoreError.damaged(path: "s", detail: "d"), .dataError),
+    (StoreError.diskFull(path: "s", mountPoint: "/"), .ioError),
     (StoreError.noLocation, .usage),
     (StoreError.missing(path: "s"), .noInput),
     (CocoaError(.fileNoSuchFile), .failure),

@@ -586,6 +586,43 @@ struct DefinitionsTests {
     #expect(again.stdout.contains("(reminder-1 differs here and was left as it is)"))
   }
 
+  /// Definitions written by hand, without ids: importing the file again adds nothing
+  /// (docs/reminders.md); a changed one is a new definition.
+  @Test func definitionsWithoutIDsAreAddedOnceHoweverOftenTheFileIsImported() throws {
+    let sandbox = Sandbox()
+    let definitions = #"""
+      {"habits": [{"name": "Floss", "repeat": "daily", "window": "21:00-22:00"}],
+       "tasks": [{"name": "Taxes", "due": "2026-12-01T09:00:00+01:00"}],
+       "reminders": [
+         {"type": "general", "message": "Water", "schedule": {"repeat": "daily", "at": "10:00"}},
+         {"type": "general", "message": "Water", "schedule": {"repeat": "daily", "at": "10:00"}},
+         {"type": "habit", "link": "Floss", "habitTiming": "windowStart"},
+         {"type": "task", "link": "Taxes", "minutesBefore": 60}]}
+      """#
+    let path = sandbox.file("by-hand.json", definitions)
+    let first = sandbox.run("reminders", "import", path)
+    #expect(first.status == 0, "\(first.stderr)")
+    // The same reminder twice in one file is one reminder.
+    #expect(first.stdout == "'\(path)': 5 definitions added, 1 already present.\n")
+    let again = sandbox.run("reminders", "import", path, "--json")
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.json["added"] as? Int == 0)
+    #expect(
+      again.json["present"] as? [String]
+        == ["habit-1", "task-1", "reminder-1", "reminder-1", "reminder-2", "reminder-3"])
+    #expect(again.json["differing"] as? [String] == [])
+    #expect(sandbox.reminders().keys.sorted() == ["reminder-1", "reminder-2", "reminder-3"])
+    #expect(sandbox.run("tasks", "--json").stdout.components(separatedBy: "Taxes").count == 2)
+    // A field changed: another reminder.
+    let changed = sandbox.file(
+      "changed.json",
+      #"{"reminders": [{"type": "general", "message": "Water", "schedule": {"repeat": "daily", "at": "11:00"}}]}"#
+    )
+    #expect(
+      sandbox.run("reminders", "import", changed).stdout
+        == "'\(changed)': 1 definition added, 0 already present.\n")
+  }
+
   /// A time already past is taken (a task can be late) but never silently: it will not fire.
   @Test func aTimeThatHasPassedIsTakenWithAWarning() {
     let sandbox = delivery.sandbox(now: "2026-05-05T07:00:00+02:00")

@@ -213,6 +213,27 @@ struct SilentFailureTests {
     #expect(FileManager.default.contents(atPath: path) == before)
   }
 
+  @Test func anotherApplicationsDatabaseWithoutTablesIsRefusedWith65AndNotTouched() throws {
+    let sandbox = Sandbox()
+    let path = sandbox.directory.appendingPathComponent("o.db").path
+    do {
+      // Issue 17's: `sqlite3 o.db "CREATE VIEW v AS SELECT 1; PRAGMA user_version=3;"`.
+      let other = try Connection(path: path, wal: false)
+      try other.execute("CREATE VIEW v AS SELECT 1; PRAGMA user_version = 3")
+    }
+    let before = FileManager.default.contents(atPath: path)
+    for command in [["log", "Tea"], ["events"], ["status"]] {
+      let result = try sandbox.runBinary(command + ["--store", path])
+      #expect(result.status == 65, "\(command)")
+      #expect(
+        result.stderr
+          == "error: '\(path)' is not a routine store but another application's SQLite database (it has the view 'v'); routine leaves it unchanged: give another --store path\n",
+        "\(command)")
+    }
+    #expect(FileManager.default.contents(atPath: path) == before)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
   @Test func aDamagedStoreAndAStoreFromANewerVersionExit65() throws {
     let sandbox = Sandbox()
     #expect(sandbox.run("log", "Coffee").status == 0)

@@ -53,6 +53,67 @@ struct StoreSafetyTests {
     }
   }
 
+  /// Databases of other applications that have no table of their own: only an empty database
+  /// (no schema at all, user version and application id 0) is a new store.
+  @Test(arguments: [
+    ("CREATE VIEW v AS SELECT 1; PRAGMA user_version = 3", "it has the view 'v'"),
+    ("CREATE VIEW v AS SELECT 1", "it has the view 'v'"),
+    (
+      "CREATE VIEW v AS SELECT 1 AS x; CREATE TRIGGER t INSTEAD OF INSERT ON v BEGIN SELECT 1; END",
+      "it has the view 'v' and the trigger 't'"
+    ),
+    ("PRAGMA user_version = 7", "its user version is 7"),
+    ("PRAGMA application_id = 42", "application id 42"),
+    // SQLite's own tables, left behind when the tables they served were dropped.
+    (
+      "CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT); INSERT INTO t DEFAULT VALUES; DROP TABLE t",
+      "it has the table 'sqlite_sequence'"
+    ),
+    (
+      "CREATE TABLE t (x); CREATE INDEX i ON t (x); INSERT INTO t VALUES (1); ANALYZE; DROP TABLE t",
+      "it has the table 'sqlite_stat1'"
+    ),
+  ])
+  func aDatabaseWithoutTablesButWithASchemaIsRefusedUntouched(sql: String, detail: String) throws {
+    let path = directory.path("schema-\(UUID().uuidString).db")
+    do {
+      let other = try Connection(path: path, wal: false)
+      try other.execute(sql)
+    }
+    let before = try #require(bytes(path))
+    #expect(!before.isEmpty)
+    #expect {
+      _ = try EventStore(path: path)
+    } throws: { error in
+      guard case .foreign(let where_, let found) = error as? StoreError else { return false }
+      return where_ == path && found == detail
+    }
+    #expect(bytes(path) == before)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  @Test func anEmptyDatabaseIsAdoptedAsANewStoreOnlyToWrite() throws {
+    let path = directory.path("fresh.db")
+    do {
+      // A SQLite file with a header and nothing else (as `sqlite3 fresh.db 'VACUUM'` leaves).
+      let fresh = try Connection(path: path, wal: false)
+      try fresh.execute("CREATE TABLE t (x); DROP TABLE t")
+    }
+    let before = try #require(bytes(path))
+    #expect(!before.isEmpty)
+    // Reading makes no store of it, as of a missing or an empty file.
+    #expect {
+      _ = try EventStore(path: path, creating: false)
+    } throws: { error in
+      guard case .missing = error as? StoreError else { return false }
+      return true
+    }
+    #expect(bytes(path) == before)
+    let store = try EventStore(path: path)
+    try store.insert(event("Tea", "2026-04-20T07:00:00+02:00"))
+    #expect(try store.count() == 1)
+  }
+
   @Test func aStoreFromBeforeTheMarkIsAdoptedAndMarked() throws {
     let path = directory.path("old.db")
     do {

@@ -292,7 +292,12 @@ enum RemindersExportCommand: Command {
     name: "reminders export",
     summary: "Write every reminder, habit and task definition as JSON.",
     discussion: "The format is in docs/formats.md; 'routine reminders import' reads it back.",
-    options: [.value("output", "FILE", "Write to FILE instead of stdout (replaced atomically).")],
+    options: [
+      .value(
+        "output", "FILE",
+        "Write to FILE instead of stdout (replaced atomically; a new file is readable by you only)."
+      )
+    ],
     globals: ["store", "tz"], jsonNote: "its output is JSON already (docs/formats.md)")
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -311,7 +316,8 @@ enum RemindersExportCommand: Command {
       guard !path.isEmpty else {
         throw UsageError("--output: expected a file path, found an empty value", command: spec.name)
       }
-      let writer = try FileWriter(path: path)
+      // The store's data, as private as the store (0600); an existing file keeps its mode.
+      let writer = try FileWriter(path: path, newFileMode: 0o600)
       try writer.write(document)
       try writer.finish()
     } else {
@@ -329,7 +335,8 @@ enum RemindersImportCommand: Command {
     discussion: """
       Everything is checked first, and an error names the field ('reminders[2].schedule.at:
       expected HH:MM'); then all is added in one transaction, or nothing. Definitions whose id
-      exists are left as they are (importing twice adds nothing); removed ids stay removed.
+      exists are left as they are (importing twice adds nothing); removed ids stay removed. A
+      definition without an id is already present when one here equals it in every other field.
       """,
     arguments: [ArgumentSpec("FILE", "The JSON file, or - for standard input.")],
     globals: ["store", "json"])
@@ -371,6 +378,27 @@ enum RemindersImportCommand: Command {
       stored.serialized() == imported.serialized()
     }
     try context.writing { store, settings, zone in
+      // A definition without an id is already here when one here equals it in every field but
+      // the id (docs/reminders.md): a file written by hand can be imported again, and a
+      // definition given twice is added once.
+      func taskKey(_ task: TodoTask) -> String {
+        var task = task
+        task.id = ""
+        return Definitions.taskJSON(task, zone: zone).serialized()
+      }
+      func reminderKey(_ reminder: Reminder) -> String {
+        var reminder = reminder
+        reminder.id = ""
+        return ReminderFormatting.json(reminder).serialized()
+      }
+      var tasksHere: [String: String] = [:]
+      for task in try store.tasks() where tasksHere[taskKey(task)] == nil {
+        tasksHere[taskKey(task)] = task.id
+      }
+      var remindersHere: [String: String] = [:]
+      for reminder in try store.reminders() where remindersHere[reminderKey(reminder)] == nil {
+        remindersHere[reminderKey(reminder)] = reminder.id
+      }
       for habit in habits {
         if try store.isDeleted(habit.id) { refused.append(habit.id); continue }
         if !habit.id.isEmpty, let existing = try store.habit(id: habit.id) {
@@ -381,6 +409,14 @@ enum RemindersImportCommand: Command {
           continue
         }
         if let same = try store.habit(id: habit.name.name) {
+          var probe = habit
+          probe.id = same.id
+          if habit.id.isEmpty,
+            Definitions.habitJSON(same).serialized() == Definitions.habitJSON(probe).serialized()
+          {
+            kept.append(same.id)
+            continue
+          }
           throw CommandError(
             .dataError,
             "\(name): habit '\(habit.name.name)' exists already as \(same.id); a habit's name is its own"
@@ -400,7 +436,12 @@ enum RemindersImportCommand: Command {
           }
           continue
         }
-        try store.addTask(task)
+        if task.id.isEmpty, let id = tasksHere[taskKey(task)] {
+          kept.append(id)
+          continue
+        }
+        let stored = try store.addTask(task)
+        if tasksHere[taskKey(stored)] == nil { tasksHere[taskKey(stored)] = stored.id }
         added += 1
       }
       let clock = context.clockStyle(settings)
@@ -412,6 +453,10 @@ enum RemindersImportCommand: Command {
           if !same(ReminderFormatting.json(existing), ReminderFormatting.json(reminder)) {
             differing.append(reminder.id)
           }
+          continue
+        }
+        if reminder.id.isEmpty, let id = remindersHere[reminderKey(reminder)] {
+          kept.append(id)
           continue
         }
         if let link = reminder.link, try store.habit(id: link) == nil,
@@ -428,8 +473,16 @@ enum RemindersImportCommand: Command {
         } catch let error as CommandError {
           throw CommandError(.dataError, "\(name): reminders[\(index)]: \(error.message)")
         }
+        // As the check leaves it (a reminder without days is disabled), it may be one here.
+        if reminder.id.isEmpty, let id = remindersHere[reminderKey(reminder)] {
+          kept.append(id)
+          continue
+        }
         if let warning { context.warn("\(name): reminders[\(index)]: \(warning)") }
-        try store.addReminder(reminder, now: now)
+        let stored = try store.addReminder(reminder, now: now)
+        if let saved = try store.reminder(id: stored.id), remindersHere[reminderKey(saved)] == nil {
+          remindersHere[reminderKey(saved)] = saved.id
+        }
         added += 1
       }
       if context.isJSON {

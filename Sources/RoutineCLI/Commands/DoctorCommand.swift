@@ -83,6 +83,12 @@ enum DoctorCommand: Command {
     return failed ? .failure : .ok
   }
 
+  /// Why the store is read-only, after "healthy".
+  private static func readOnlyNote(_ store: EventStore) -> String {
+    if case .diskFull = store.whyReadOnly { return ", read-only while the disk is full" }
+    return ", read-only for you"
+  }
+
   /// The checks of the store and of the user's zone, and that zone when it is valid.
   private static func storeChecks(_ context: Context, now: Int64) -> ([Check], Zone?) {
     var checks: [Check] = []
@@ -106,9 +112,16 @@ enum DoctorCommand: Command {
             Check(
               area: "store", level: .ok,
               text:
-                "\(shown): healthy\(store.isReadOnly ? ", read-only for you" : ""); \(counted(events, "event")), \(counted(reminders.count, "reminder")), \(counted(requests.count, "pending request"))"
+                "\(shown): healthy\(store.isReadOnly ? readOnlyNote(store) : ""); \(counted(events, "event")), \(counted(reminders.count, "reminder")), \(counted(requests.count, "pending request"))"
             ))
-          if store.isReadOnly {
+          if case .diskFull(_, let mountPoint) = store.whyReadOnly {
+            // Reads work; writes wait for space. Not a fault of the setup: a warning.
+            checks.append(
+              Check(
+                area: "store", level: .warning,
+                text: StoreError.diskFullReason(mountPoint)
+                  + "; until then routine reads the store but records nothing"))
+          } else if store.isReadOnly {
             checks.append(
               Check(
                 area: "store", level: .problem,

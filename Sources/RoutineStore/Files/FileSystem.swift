@@ -5,6 +5,9 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+#if os(Linux)
+  import CSystem
+#endif
 
 /// The few file-system operations routine needs, on POSIX calls: Foundation's path helpers crash
 /// on one-character paths on Linux, and its file creation cannot set a mode atomically.
@@ -17,7 +20,8 @@ public enum FileSystem {
     case regularFile
     /// A directory.
     case directory
-    /// Anything else: a device, a pipe, a socket.
+    /// Anything else: a device, a pipe, a socket, or a file of the kernel's (`/proc/self/mem`,
+    /// which `stat` calls regular).
     case other
   }
 
@@ -26,16 +30,68 @@ public enum FileSystem {
     var status = stat()
     guard stat(path, &status) == 0 else { return .missing }
     switch status.st_mode & S_IFMT {
-    case S_IFREG: return .regularFile
+    case S_IFREG: return kernelFileSystem(of: path) == nil ? .regularFile : .other
     case S_IFDIR: return .directory
     default: return .other
     }
+  }
+
+  /// What `path` names when it is no regular file (``Kind/other``), for messages: "a character
+  /// device", "a file of the kernel's proc file system".
+  public static func describe(_ path: String) -> String {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return "missing" }
+    switch status.st_mode & S_IFMT {
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFIFO: return "a named pipe"
+    case S_IFSOCK: return "a socket"
+    case S_IFDIR: return "a directory"
+    default:
+      return kernelFileSystem(of: path).map { "a file of the kernel's \($0) file system" }
+        ?? "a regular file"
+    }
+  }
+
+  /// The name of the kernel's file system `path` lies on (`proc`, `sysfs`, ...), whose files
+  /// `stat` calls regular but which hold no data of their own: they show the kernel's state.
+  static func kernelFileSystem(of path: String) -> String? {
+    #if os(Linux)
+      var status = statfs()
+      guard statfs(path, &status) == 0 else { return nil }
+      // The magic numbers of linux/magic.h.
+      switch UInt32(truncatingIfNeeded: status.f_type) {
+      case 0x9FA0: return "proc"
+      case 0x6265_6572: return "sysfs"
+      case 0x6462_6720: return "debugfs"
+      case 0x7472_6163: return "tracefs"
+      case 0x7363_6673: return "securityfs"
+      case 0xF97C_FF8C: return "selinuxfs"
+      case 0x0027_E0EB, 0x6367_7270: return "cgroup"
+      case 0x6265_6570: return "configfs"
+      case 0xCAFE_4A11: return "bpf"
+      case 0xDE5E_81E4: return "efivarfs"
+      case 0x6165_676C: return "pstore"
+      default: return nil
+      }
+    #else
+      return nil
+    #endif
   }
 
   /// Whether anything is at `path`, a dangling symbolic link included.
   public static func exists(_ path: String) -> Bool {
     var status = stat()
     return lstat(path, &status) == 0
+  }
+
+  /// Whether `path` itself (not a symbolic link to it) is a regular file of no bytes, and not
+  /// one of the kernel's (whose files all say they are empty).
+  public static func isEmptyFile(_ path: String) -> Bool {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0
+    else { return false }
+    return kernelFileSystem(of: path) == nil
   }
 
   /// The size in bytes of what `path` names (following symbolic links), or `nil`.
@@ -64,6 +120,23 @@ public enum FileSystem {
   public static func hiddenSibling(of path: String, suffix: String) -> String {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     return FileSystem.path(".\(name).\(suffix)", in: parent(of: path))
+  }
+
+  /// The directory the file system holding `path` is mounted at: the highest directory above
+  /// it (symbolic links resolved) on the same device. `path` itself when it cannot be told.
+  public static func mountPoint(of path: String) -> String {
+    guard let resolved = realpath(path.isEmpty ? "." : path, nil) else { return path }
+    var current = String(cString: resolved)
+    free(resolved)
+    var status = stat()
+    guard stat(current, &status) == 0 else { return current }
+    let device = status.st_dev
+    while current != "/" {
+      let above = parent(of: current)
+      guard stat(above, &status) == 0, status.st_dev == device else { break }
+      current = above
+    }
+    return current
   }
 
   /// The error message of `errno`.

@@ -17,6 +17,9 @@
 ///   `/proc/self/fd/1`) is that descriptor, written as it is (appending if the shell appends);
 /// - anything else (a named pipe, a device) is written to directly.
 ///
+/// A new file gets the mode it is asked for, under the umask: 0666 (any file's) by default,
+/// 0600 for the user's own data (a definitions export holds what the store, 0600, holds).
+///
 /// Every failed write (a full disk) is an error, never dropped.
 public final class FileWriter {
   /// The path as the user named it (for messages).
@@ -27,8 +30,9 @@ public final class FileWriter {
   private let replacement: (target: String, temporary: String)?
   private var isFinished = false
 
-  /// Opens `path` for writing.
-  public init(path: String) throws(FileError) {
+  /// Opens `path` for writing; a new file is created with `newFileMode` (under the umask), a
+  /// replaced one keeps its own mode.
+  public init(path: String, newFileMode: mode_t = 0o666) throws(FileError) {
     self.path = path
     let (target, descriptorName) = FileWriter.follow(path)
     if let descriptorName {
@@ -59,8 +63,8 @@ public final class FileWriter {
       replacement = nil
     case .missing, .regularFile:
       let temporary = FileSystem.hiddenSibling(of: target, suffix: "tmp-\(getpid())")
-      // 0666 under the umask, as any new file; an existing file's own mode replaces it below.
-      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      // `newFileMode` under the umask; an existing file's own mode replaces it below.
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode)
       guard descriptor >= 0 else {
         throw .writeFailed(path: path, reason: FileSystem.errorText())
       }

@@ -31,8 +31,9 @@ public final class Connection {
     guard status == SQLITE_OK, let pointer else {
       let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
       let code = pointer.map { sqlite3_extended_errcode($0) } ?? status
+      let systemErrno = pointer.map { sqlite3_system_errno($0) } ?? 0
       sqlite3_close_v2(pointer)
-      throw SQLiteError(code: code, message: message, sql: nil)
+      throw SQLiteError(code: code, message: message, sql: nil, systemErrno: systemErrno)
     }
     handle = pointer
     self.path = path
@@ -42,12 +43,25 @@ public final class Connection {
     if wal { try useWAL() }
   }
 
+  /// How a connection that only reads shares the database with others.
+  public enum ReadingAccess: Sendable {
+    /// As any connection (`mode=ro`): the WAL's shared-memory file is created or written where
+    /// it must be.
+    case shared
+    /// The WAL's shared-memory file is opened read-only (`readonly_shm=1`): where it exists but
+    /// cannot be written or grown (a read-only directory, a full disk), the connection reads the
+    /// log into private memory instead, and still sees every committed transaction.
+    case privateIndex
+    /// The file is taken as unchanging (`immutable=1`): no locks, no shared memory, and the
+    /// write-ahead log is not read at all, so its transactions are not seen.
+    case immutable
+  }
+
   /// Opens the existing database at `path` for reading only, through a `file:` URI with
-  /// `mode=ro`, and with `immutable=1` when `immutable`: for a store in a place this process may
-  /// not write (a read-only directory where SQLite cannot create the WAL's shared-memory file).
-  /// `immutable` promises SQLite that nobody changes the file meanwhile, which holds where nobody
-  /// may write beside it.
-  public init(readingOnly path: String, immutable: Bool) throws(SQLiteError) {
+  /// `mode=ro` and what `access` adds: for a store in a place this process may not write (a
+  /// read-only directory where SQLite cannot create the WAL's shared-memory file) or on a full
+  /// disk (where it cannot grow).
+  public init(readingOnly path: String, access: ReadingAccess) throws(SQLiteError) {
     _ = Connection.configureOnce
     var escaped = ""
     for scalar in path.unicodeScalars {
@@ -56,15 +70,22 @@ public final class Connection {
       default: escaped.unicodeScalars.append(scalar)
       }
     }
-    let uri = "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
+    let parameters: String
+    switch access {
+    case .shared: parameters = "mode=ro"
+    case .privateIndex: parameters = "mode=ro&readonly_shm=1"
+    case .immutable: parameters = "mode=ro&immutable=1"
+    }
+    let uri = "file:\(escaped)?\(parameters)"
     var pointer: OpaquePointer?
     let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
     let status = sqlite3_open_v2(uri, &pointer, flags, nil)
     guard status == SQLITE_OK, let pointer else {
       let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
       let code = pointer.map { sqlite3_extended_errcode($0) } ?? status
+      let systemErrno = pointer.map { sqlite3_system_errno($0) } ?? 0
       sqlite3_close_v2(pointer)
-      throw SQLiteError(code: code, message: message, sql: nil)
+      throw SQLiteError(code: code, message: message, sql: nil, systemErrno: systemErrno)
     }
     handle = pointer
     self.path = path
@@ -100,7 +121,9 @@ public final class Connection {
     if status != SQLITE_OK {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
       sqlite3_free(message)
-      throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+      throw SQLiteError(
+        code: sqlite3_extended_errcode(handle), message: text, sql: sql,
+        systemErrno: sqlite3_system_errno(handle))
     }
   }
 
@@ -178,6 +201,6 @@ public final class Connection {
   func error(sql: String?) -> SQLiteError {
     SQLiteError(
       code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)),
-      sql: sql)
+      sql: sql, systemErrno: sqlite3_system_errno(handle))
   }
 }

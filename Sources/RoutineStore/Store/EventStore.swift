@@ -33,9 +33,12 @@ public final class EventStore {
   public let connection: Connection
   /// The file.
   public let path: String
-  /// Whether the store could only be opened for reading (it lies where this process may not
-  /// write); writing to it fails with a read-only error.
-  public let isReadOnly: Bool
+  /// Why the store could only be opened for reading, when it could (it lies where this process
+  /// may not write, or its disk is full): the error of opening it to write. Writing to it fails
+  /// with a read-only error, or with this one when the disk is full.
+  public let whyReadOnly: StoreError?
+  /// Whether the store could only be opened for reading.
+  public var isReadOnly: Bool { whyReadOnly != nil }
   private var kindIDs: [String: Int64] = [:]
 
   /// Opens the store at `path`, applying any migrations it lacks. When the file is missing it is
@@ -44,11 +47,12 @@ public final class EventStore {
   public init(path: String, creating: Bool = true) throws(StoreError) {
     self.path = path
     if path.hasSuffix("/") { throw .isDirectory(path: path) }
+    EventStore.removeStaleCreation(of: path)
     switch FileSystem.kind(of: path) {
     case .directory:
       throw .isDirectory(path: path)
     case .other:
-      throw .notAFile(path: path)
+      throw .notAFile(path: path, what: FileSystem.describe(path))
     case .regularFile where !creating && FileSystem.size(of: path) == 0:
       // An empty file is no store yet (`: > routine.db`): reading must not make it one.
       throw .missing(path: path)
@@ -67,13 +71,15 @@ public final class EventStore {
     case .regularFile:
       break
     }
-    (connection, isReadOnly) = try EventStore.connect(path: path, creating: creating)
+    (connection, whyReadOnly) = try EventStore.connect(path: path, creating: creating)
   }
 
-  /// The connection to a checked, migrated store. A command that only reads falls back to a
-  /// read-only connection when the store lies where this process may not write.
+  /// The connection to a checked, migrated store. Unless `creating`, a command that only reads
+  /// falls back to a read-only connection when the store lies where this process may not write,
+  /// or on a full disk (where SQLite cannot grow the WAL's shared-memory file, needed even to
+  /// read); the error of opening it to write comes with it.
   private static func connect(path: String, creating: Bool) throws(StoreError) -> (
-    Connection, Bool
+    Connection, StoreError?
   ) {
     do throws(StoreError) {
       try identifyUntouched(path)
@@ -83,27 +89,33 @@ public final class EventStore {
       } catch {
         throw StoreError.database(error, path: path)
       }
-      try identify(connection, path: path)
+      // An empty database is no store yet: reading must not make it one (as an empty file).
+      if try identify(connection, path: path) == .empty, !creating {
+        throw StoreError.missing(path: path)
+      }
       do {
         try connection.useWAL()
       } catch {
         throw classify(error, path: path, opening: true)
       }
       try migrate(connection, path: path)
-      return (connection, false)
+      return (connection, nil)
     } catch {
-      guard !creating, case .database(let sqlite, _) = error, sqlite.isPermissionDenied else {
-        throw error
-      }
-      for immutable in [false, true] {
-        guard let connection = try? Connection(readingOnly: path, immutable: immutable),
+      guard !creating, error.allowsReading else { throw error }
+      for access in [Connection.ReadingAccess.shared, .privateIndex, .immutable] {
+        // An immutable reader would not see what is still in the write-ahead log.
+        if access == .immutable, (FileSystem.size(of: path + "-wal") ?? 0) > 0 { continue }
+        guard let connection = try? Connection(readingOnly: path, access: access),
           (try? connection.scalarInt("SELECT count(*) FROM sqlite_master")) != nil
         else { continue }
-        try identify(connection, path: path)
+        // An empty database is no store yet, as when it opens to write.
+        guard try identify(connection, path: path) == .store else {
+          throw StoreError.missing(path: path)
+        }
         let applied = (try? appliedMigrations(connection)) ?? []
         // A schema that needs an upgrade needs write access: report why it could not be had.
         guard applied == Set(Migration.all.map(\.name)) else { throw error }
-        return (connection, true)
+        return (connection, error)
       }
       throw error
     }
@@ -139,8 +151,19 @@ public final class EventStore {
 
   // MARK: Identity
 
+  /// What a database that is not refused is.
+  private enum Identity {
+    /// A routine store (marked, or from before the mark).
+    case store
+    /// A database with nothing in it, to become a store.
+    case empty
+  }
+
   /// Refuses a file that is not a routine store, before anything in it is changed.
-  private static func identify(_ connection: Connection, path: String) throws(StoreError) {
+  @discardableResult
+  private static func identify(_ connection: Connection, path: String) throws(StoreError)
+    -> Identity
+  {
     let owner: Int64
     do {
       owner = try connection.scalarInt("PRAGMA application_id") ?? 0
@@ -149,32 +172,74 @@ public final class EventStore {
     }
     // Marked: routine's own. (The header alone says so; listing the tables would make SQLite
     // parse the whole schema before it is needed.)
-    if Int32(truncatingIfNeeded: owner) == EventStore.applicationID { return }
+    if Int32(truncatingIfNeeded: owner) == EventStore.applicationID { return .store }
     guard owner == 0 else {
       throw .foreign(path: path, detail: "application id \(owner)")
     }
-    let tables: Set<String>
+    let schema: [SchemaObject]
+    let version: Int64
     do {
-      tables = try tableNames(connection)
+      schema = try schemaObjects(connection)
+      version = try connection.scalarInt("PRAGMA user_version") ?? 0
     } catch {
       throw classify(error, path: path, opening: true)
     }
-    // An empty database is a new store; anything else unmarked must be a store routine made
-    // before it marked them: only routine's tables, and migrations that routine knows, the
-    // first among them. Table names alone prove nothing (another app may have "events").
-    guard !tables.isEmpty else { return }
-    if tables.isSubset(of: EventStore.unmarkedTables), tables.contains("migrations"),
+    // A database with nothing in it at all is a new store. Any schema (a view, a trigger, even
+    // a table of SQLite's own left by a dropped one) or a user version is another
+    // application's mark, tables or not.
+    if schema.isEmpty, version == 0 { return .empty }
+    // Unmarked, with a schema: a store routine made before it marked them has only routine's
+    // tables (and their indexes), and migrations that routine knows, the first among them.
+    // Table names alone prove nothing (another app may have "events").
+    let tables = Set(schema.filter { $0.type == "table" && !$0.isSQLitesOwn }.map(\.name))
+    if version == 0, schema.allSatisfy({ $0.type == "table" || $0.type == "index" }),
+      tables.isSubset(of: EventStore.unmarkedTables), tables.contains("migrations"),
       let recorded = try? appliedMigrations(connection), recorded.contains(Migration.all[0].name),
       recorded.isSubset(of: Set(Migration.all.map(\.name)))
     {
-      return
+      return .store
     }
-    let listed = tables.sorted().prefix(4).map { "'\($0)'" }.joined(separator: ", ")
-    throw .foreign(
-      path: path,
-      detail:
-        "it has the table\(tables.count == 1 ? "" : "s") \(listed)\(tables.count > 4 ? ", ..." : "")"
+    throw .foreign(path: path, detail: describe(schema, version: version))
+  }
+
+  /// An entry of a database's schema (`sqlite_schema`).
+  struct SchemaObject: Equatable {
+    /// `table`, `view`, `index` or `trigger`.
+    var type: String
+    var name: String
+
+    /// Whether SQLite made it itself (`sqlite_sequence`, `sqlite_stat1`).
+    var isSQLitesOwn: Bool { name.hasPrefix("sqlite_") }
+  }
+
+  /// Every entry of the schema but the indexes SQLite makes for a table's own constraints.
+  static func schemaObjects(_ connection: Connection) throws(SQLiteError) -> [SchemaObject] {
+    let statement = try connection.prepare(
+      "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_autoindex\\_%' ESCAPE '\\'"
     )
+    var objects: [SchemaObject] = []
+    while try statement.step() {
+      objects.append(
+        SchemaObject(type: statement.text(at: 0) ?? "", name: statement.text(at: 1) ?? ""))
+    }
+    return objects
+  }
+
+  /// What shows a database is another application's: "it has the tables 'a', 'b' and the view
+  /// 'v'" (at most four names of each type), else its user version.
+  private static func describe(_ schema: [SchemaObject], version: Int64) -> String {
+    guard !schema.isEmpty else { return "its user version is \(version)" }
+    let groups = ["table", "view", "trigger", "index"].compactMap { type -> String? in
+      let names = schema.filter { $0.type == type }.map(\.name).sorted()
+      guard !names.isEmpty else { return nil }
+      let listed = names.prefix(4).map { "'\($0)'" }.joined(separator: ", ")
+      let plural = type == "index" ? "indexes" : type + "s"
+      return "the \(names.count == 1 ? type : plural) \(listed)\(names.count > 4 ? ", ..." : "")"
+    }
+    let joined =
+      groups.count == 1
+      ? groups[0] : groups.dropLast().joined(separator: ", ") + " and " + groups.last!
+    return "it has \(joined)"
   }
 
   private static func tableNames(_ connection: Connection) throws(SQLiteError) -> Set<String> {
@@ -186,9 +251,11 @@ public final class EventStore {
     return names
   }
 
-  /// A SQLite failure as the store error a user should read.
+  /// A SQLite failure as the store error a user should read. A store opened for reading only
+  /// because its disk is full refuses a write for that reason.
   private func classify(_ error: SQLiteError) -> StoreError {
-    EventStore.classify(error, path: path, opening: false)
+    if error.primaryCode == 8, case .diskFull? = whyReadOnly { return whyReadOnly! }
+    return EventStore.classify(error, path: path, opening: false)
   }
 
   /// A SQLite failure as the store error a user should read: a file that is not a database, a
@@ -196,6 +263,10 @@ public final class EventStore {
   /// While the store is being opened, a generic SQLITE_ERROR also means damage ("unsupported
   /// file format", "malformed database schema"); later it is reported as it is.
   private static func classify(_ error: SQLiteError, path: String, opening: Bool) -> StoreError {
+    if error.isDiskFull {
+      return .diskFull(
+        path: path, mountPoint: FileSystem.mountPoint(of: FileSystem.parent(of: path)))
+    }
     if error.isBusy || error.isIOError { return .database(error, path: path) }
     // SQLITE_CORRUPT, SQLITE_FORMAT, SQLITE_NOTADB.
     var damage: Set<Int32> = [11, 24, 26]
@@ -250,11 +321,11 @@ public final class EventStore {
       (FileSystem.size(of: path + "-wal") ?? 0) > 0
         || (FileSystem.size(of: path + "-journal") ?? 0) > 0
     else { return }
-    guard let reader = try? Connection(readingOnly: path, immutable: true) else { return }
+    guard let reader = try? Connection(readingOnly: path, access: .immutable) else { return }
     try identify(reader, path: path)
-    // Routine's stores come into place complete and marked; an unmarked one whose tables are
+    // Routine's stores come into place complete and marked; an unmarked one whose schema is
     // all still in a log is not one of them.
-    guard (try? tableNames(reader).isEmpty) != true else {
+    guard (try? schemaObjects(reader).isEmpty) != true else {
       throw .foreign(path: path, detail: "its data is in a journal or log routine leaves alone")
     }
   }
@@ -367,6 +438,18 @@ public final class EventStore {
           name: statement.text(at: 2) ?? "", key: statement.text(at: 1) ?? "")
       }
       return result
+    }
+  }
+}
+
+extension StoreError {
+  /// Whether a store that could not be opened to write may still be read: where this process
+  /// may not write, or on a full disk.
+  fileprivate var allowsReading: Bool {
+    switch self {
+    case .database(let sqlite, _): return sqlite.isPermissionDenied
+    case .diskFull: return true
+    default: return false
     }
   }
 }

@@ -16,19 +16,52 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case missing(path: String)
   /// The path names a directory, not a file.
   case isDirectory(path: String)
-  /// The path names something other than a regular file (a device, a pipe).
-  case notAFile(path: String)
+  /// The path names something other than a regular file: `what` it is ("a character device",
+  /// "a file of the kernel's proc file system").
+  case notAFile(path: String, what: String)
   /// The file is a SQLite database of another application; routine leaves it alone.
   case foreign(path: String, detail: String)
   /// The file is not a SQLite database at all.
   case notADatabase(path: String)
   /// The file is a damaged SQLite database.
   case damaged(path: String, detail: String)
+  /// The file system holding the store at `path` has no space left; it is mounted at
+  /// `mountPoint`.
+  case diskFull(path: String, mountPoint: String)
+
+  /// This error with `path` where it names `other` (a store built under a hidden name, reported
+  /// under its own).
+  func naming(_ path: String, insteadOf other: String) -> StoreError {
+    func swap(_ named: String) -> String { named == other ? path : named }
+    switch self {
+    case .database(let error, let named): return .database(error, path: swap(named))
+    case .cannotCreateFile(let named, let reason):
+      return .cannotCreateFile(path: swap(named), reason: reason)
+    case .newerVersion(let named, let migrations):
+      return .newerVersion(path: swap(named), unknownMigrations: migrations)
+    case .missing(let named): return .missing(path: swap(named))
+    case .isDirectory(let named): return .isDirectory(path: swap(named))
+    case .notAFile(let named, let what): return .notAFile(path: swap(named), what: what)
+    case .foreign(let named, let detail): return .foreign(path: swap(named), detail: detail)
+    case .notADatabase(let named): return .notADatabase(path: swap(named))
+    case .damaged(let named, let detail): return .damaged(path: swap(named), detail: detail)
+    case .diskFull(let named, let mountPoint):
+      return .diskFull(path: swap(named), mountPoint: mountPoint)
+    case .cannotCreateDirectory, .noLocation: return self
+    }
+  }
 
   /// Whether another process held the store for longer than the busy timeout.
   public var isBusy: Bool {
     if case .database(let error, _) = self { return error.isBusy }
     return false
+  }
+
+  /// Why a full disk stops a write, and what to do: the end of ``diskFull(path:mountPoint:)``'s
+  /// sentence.
+  public static func diskFullReason(_ mountPoint: String) -> String {
+    "the disk is full (no space left on the file system mounted at '\(mountPoint)'); free some "
+      + "space there and try again"
   }
 
   /// A textual representation: a sentence saying what failed and where.
@@ -68,9 +101,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .isDirectory(let path):
       return "the store '\(path)' names a directory; give the path of a file, such as "
         + "'\(path.hasSuffix("/") ? path : path + "/")routine.db'"
-    case .notAFile(let path):
-      return "the store '\(path)' is not a regular file (a device or a pipe); give the path of a "
-        + "file, such as '~/.local/share/routine/routine.db'"
+    case .notAFile(let path, let what):
+      return "the store '\(path)' is not a regular file (it is \(what)); give the path of a file, "
+        + "such as '~/.local/share/routine/routine.db'"
     case .foreign(let path, let detail):
       return "'\(path)' is not a routine store but another application's SQLite database "
         + "(\(detail)); routine leaves it unchanged: give another --store path"
@@ -80,6 +113,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .damaged(let path, let detail):
       return "the store '\(path)' is damaged (\(detail)); restore it from a backup, or move it "
         + "away to start a new store"
+    case .diskFull(let path, let mountPoint):
+      return "cannot write the store '\(path)': \(StoreError.diskFullReason(mountPoint))"
     }
   }
 }
