@@ -74,19 +74,8 @@ struct DocumentedWorkflowTests {
   static func shell(_ script: String, environment: [String: String], in directory: URL) throws
     -> (status: Int32, output: String)
   {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    process.environment = environment
-    process.currentDirectoryURL = directory
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    try PackageConsumerTests.run(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: directory, environment: environment)
   }
 
   /// Runs the transcripts of `page` and compares each command's output with the page's.
