@@ -83,4 +83,59 @@ struct UnboundedWorkTests {
 
         """)
   }
+
+  // MARK: Reminders
+
+  /// Habits, tasks and the reminders of each, with texts and activity reminders between them:
+  /// every row finds its own habit, task, requests and cancellations.
+  @Test func remindersListEveryDefinitionWithItsOwnHabitTaskAndNextFiring() throws {
+    let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00")
+    var habits: [String] = []
+    var tasks: [String] = []
+    var reminders: [String] = []
+    for index in 0..<60 {
+      habits.append(
+        #"{"id": "habit-\#(index)", "name": "Habit \#(index)", "window": "08:\#(String(format: "%02d", index))-09:00"}"#
+      )
+      tasks.append(
+        #"{"id": "task-\#(index)", "name": "Task \#(index)", "due": "2026-05-\#(10 + index % 20)T12:00:00+02:00"}"#
+      )
+      reminders.append(#"{"type": "habit", "link": "habit-\#(index)"}"#)
+      reminders.append(
+        #"{"type": "task", "link": "task-\#(index)", "minutesBefore": \#(index + 1)}"#)
+      reminders.append(
+        #"{"type": "activity", "activity": "Walk \#(index)", "schedule": {"repeat": "weekly", "at": "20:00", "days": "mon"}}"#
+      )
+    }
+    let file = sandbox.file(
+      "definitions.json",
+      #"{"habits": [\#(habits.joined(separator: ","))], "tasks": [\#(tasks.joined(separator: ","))], "reminders": [\#(reminders.joined(separator: ","))]}"#
+    )
+    #expect(sandbox.run("reminders", "import", file).status == 0)
+    #expect(sandbox.run("log", "Walk 7", "--now", "2026-05-04T19:00:00+02:00").status == 0)
+    // Imported, not logged: no cancellation, but the activity is done within the look-back.
+    let walked = sandbox.file("walk.csv", "timestamp,event\n2026-05-04T10:00:00+02:00,Walk 9\n")
+    #expect(sandbox.run("import", walked).status == 0)
+    let listed = sandbox.run("reminders", "--json", "--now", "2026-05-04T19:01:00+02:00")
+    let rows = try #require(listed.json["reminders"] as? [[String: Any]])
+    #expect(rows.count == 180)
+    for index in 0..<60 {
+      let (habit, task, walk) = (rows[3 * index], rows[3 * index + 1], rows[3 * index + 2])
+      #expect(habit["link"] as? String == "habit-\(index)")
+      #expect(
+        habit["nextFire"] as? String
+          == "2026-05-05T08:\(String(format: "%02d", index)):00+02:00")
+      #expect(task["link"] as? String == "task-\(index)")
+      #expect(task["summary"] as? String == "\(ReminderPlanner.leadText(index + 1)) before due")
+      #expect(walk["activity"] as? String == "Walk \(index)")
+      #expect(walk["cancelled"] as? Int == (index == 7 ? 1 : 0))
+      #expect((walk["nextSkipped"] is String) == (index == 7 || index == 9))
+    }
+    let text = sandbox.run("reminders", "--now", "2026-05-04T19:01:00+02:00").stdout
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 180)
+    #expect(lines[3 * 42].contains("habit Habit 42"))
+    #expect(lines[3 * 42 + 1].contains("task Task 42"))
+    #expect(lines[3 * 7 + 2].hasSuffix(", 1 firing cancelled"))
+  }
 }

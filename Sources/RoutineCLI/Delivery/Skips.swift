@@ -31,12 +31,18 @@ struct Skips {
     cancellations = CancellationIndex(try store.cancellations(from: now - 86_400))
     handled = try store.handledSlots(since: WallClock.localDate(at: now, in: zone).adding(days: -1))
     // Look-backs reach at most 48 hours back.
-    var kinds = Set<String>()
+    var kinds: [String: EventKind] = [:]
     for request in requests where request.metadata?.lookBack != nil {
-      guard let name = request.metadata?.eventKind, let kind = EventKind(name),
-        kinds.insert(kind.key).inserted
-      else { continue }
-      recent[kind.key] = try store.eventTimes(of: kind, from: now - 48 * 3600, to: now)
+      guard let name = request.metadata?.eventKind, let kind = EventKind(name) else { continue }
+      kinds[kind.key] = kinds[kind.key] ?? kind
+    }
+    if kinds.count <= 64 {
+      for kind in kinds.values {
+        recent[kind.key] = try store.eventTimes(of: kind, from: now - 48 * 3600, to: now)
+      }
+    } else {
+      // Thousands of watched kinds: one read of the two days, not a query per kind.
+      recent = try store.eventTimesByKind(from: now - 48 * 3600, to: now)
     }
   }
 
