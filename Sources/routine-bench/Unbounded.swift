@@ -16,15 +16,16 @@ import Foundation
 
 /// `count` definitions for `reminders import`: a tenth each habits, reminders of those habits,
 /// tasks, reminders of those tasks, daily, weekly, monthly and one-time texts; a fifth activity
-/// reminders on two weekdays.
-func generatedDefinitions(_ count: Int) -> [String: Any] {
+/// reminders on two weekdays. Without `linked`, texts and activity reminders only.
+func generatedDefinitions(_ count: Int, linked: Bool = true) -> [String: Any] {
   var habits: [[String: Any]] = []
   var tasks: [[String: Any]] = []
   var reminders: [[String: Any]] = []
   let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
   for index in 0..<count {
     let at = clock(6 * 60 + index % 960)
-    switch index % 10 {
+    // Unlinked: the places of habits, tasks and their reminders go to the others.
+    switch linked ? index % 10 : 4 + index % 6 {
     case 0:
       habits.append([
         "id": "habit-\(index)", "name": "Habit \(index)", "repeat": "daily",
@@ -78,18 +79,24 @@ func generatedDefinitions(_ count: Int) -> [String: Any] {
   ]
 }
 
-/// Writes `count` generated definitions to `path`; with `count` 0, as many as fit in 16 MiB.
+/// Writes `count` generated definitions to `path`; with `count` 0, as many texts and activity
+/// reminders as fit in 16 MiB (the cost of reading the file, not of linking: an import of
+/// habit and task reminders was quadratic before issue 17, and would take an hour here).
 /// Run in a child process (`--write-definitions`): the memory Foundation takes to build them
 /// would otherwise stay with the bench, and a child started by posix_spawn reports the
 /// parent's memory at the time in its own peak.
 func writeDefinitions(_ count: Int, to path: String) {
+  let linked = count > 0
   var count = count
   if count == 0 {
-    let sample = try! JSONSerialization.data(withJSONObject: generatedDefinitions(10_000)).count
+    let sample = try! JSONSerialization.data(
+      withJSONObject: generatedDefinitions(10_000, linked: false)
+    ).count
     count = (16 << 20) * 10_000 / sample
   }
   while true {
-    let data = try! JSONSerialization.data(withJSONObject: generatedDefinitions(count))
+    let data = try! JSONSerialization.data(
+      withJSONObject: generatedDefinitions(count, linked: linked))
     if data.count <= 16 << 20 {
       _ = FileManager.default.createFile(atPath: path, contents: data)
       return
