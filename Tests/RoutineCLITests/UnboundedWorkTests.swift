@@ -138,4 +138,41 @@ struct UnboundedWorkTests {
     #expect(lines[3 * 42 + 1].contains("task Task 42"))
     #expect(lines[3 * 7 + 2].hasSuffix(", 1 firing cancelled"))
   }
+
+  // MARK: Import
+
+  /// Definitions are read by routine's own JSON reader: what is not JSON is refused with its
+  /// line, what is not an object says what it is, and the fields are checked as before.
+  @Test func anImportThatIsNotJSONNamesTheLineAndAddsNothing() {
+    let sandbox = Sandbox()
+    let broken = sandbox.file(
+      "broken.json", "{\"reminders\": [\n  {\"type\": \"general\",}\n]}")
+    let refused = sandbox.run("reminders", "import", broken)
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr
+        == "error: '\(broken)' line 2: expected a key in quotes, found '}' (the file is not valid JSON)\n"
+    )
+    let list = sandbox.file("list.json", "[]")
+    #expect(
+      sandbox.run("reminders", "import", list).stderr
+        == "error: '\(list)': expected a JSON object with habits, tasks and reminders, found an array\n"
+    )
+    let fields = sandbox.file(
+      "fields.json",
+      #"{"reminders": [{"type": "general", "message": "Tea", "enabled": 1, "schedule": {"repeat": "daily", "at": "09:00"}}]}"#
+    )
+    #expect(
+      sandbox.run("reminders", "import", fields).stderr
+        == "error: '\(fields)': reminders[0].enabled: expected true or false, found a number\n")
+    #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
+    let whole = sandbox.file(
+      "whole.json",
+      #"{"reminders": [{"type": "task", "link": "task-1", "minutesBefore": 3.0}], "tasks": [{"id": "task-1", "name": "Tax", "due": "2026-05-10T12:00:00+02:00", "pinned": true}]}"#
+    )
+    #expect(sandbox.run("reminders", "import", whole).status == 0)
+    #expect(
+      sandbox.run("tasks", "--json").stdout.contains("\"due\": \"2026-05-10T12:00:00+02:00\""))
+    #expect(sandbox.run("reminders").stdout.contains("3m before due"))
+  }
 }
