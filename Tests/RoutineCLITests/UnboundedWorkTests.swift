@@ -175,4 +175,103 @@ struct UnboundedWorkTests {
       sandbox.run("tasks", "--json").stdout.contains("\"due\": \"2026-05-10T12:00:00+02:00\""))
     #expect(sandbox.run("reminders").stdout.contains("3m before due"))
   }
+
+  // MARK: History
+
+  /// A sandbox with a week of deliveries: texts at the same minutes (ties fall to the request
+  /// id), an alarm that rings again every 5 minutes past later firings (listed at its rings),
+  /// answers, and a cancellation ahead.
+  func history() -> Sandbox {
+    let sandbox = Sandbox(now: "2026-05-03T00:00:00+02:00")
+    #expect(sandbox.run("settings", "--grace", "1440").status == 0)
+    for (text, time) in [("B", "08:00"), ("A", "08:00"), ("C", "08:07"), ("D", "08:10")] {
+      #expect(sandbox.run("reminders", "add", "--text", text, "--at", time).status == 0)
+    }
+    #expect(
+      sandbox.run("reminders", "add", "--text", "Alarm", "--at", "08:00", "--style", "alarm")
+        .status == 0)
+    #expect(sandbox.run("reminders", "add", "--activity", "Walk", "--at", "20:00").status == 0)
+    for day in 4...9 {
+      for minute in stride(from: 0, through: 35, by: 5) {
+        let now = String(format: "2026-05-%02dT08:%02d:30+02:00", day, minute)
+        #expect(sandbox.run("deliver", "--now", now).status == 0)
+      }
+      if day % 2 == 0 {
+        let now = String(format: "2026-05-%02dT08:01:00+02:00", day)
+        #expect(
+          sandbox.run("respond", "reminder-1", "done", "--now", now).status == 0)
+      }
+    }
+    #expect(sandbox.run("log", "Walk", "--now", "2026-05-10T19:00:00+02:00").status == 0)
+    return sandbox
+  }
+
+  @Test func historyStreamedHoldsEveryEntryInTimeThenRequestOrder() throws {
+    let sandbox = history()
+    let now = "2026-05-10T19:30:00+02:00"
+    let range = ["--from", "2026-05-01", "--to", "2026-05-12", "--now", now]
+    let json = try sandbox.runBinary(["history", "--json"] + range)
+    #expect(json.status == 0)
+    let entries = try #require(json.json["entries"] as? [[String: Any]])
+    // What history listed before it streamed: every record, then one (stable) sort.
+    let store = try EventStore(path: sandbox.storePath, creating: false)
+    let from = Timestamp(iso8601: "2026-05-01T00:00:00+02:00")!.secondsSince1970
+    let to = Timestamp(iso8601: "2026-05-12T00:00:00+02:00")!.secondsSince1970
+    let deliveries = try store.deliveries(from: from, to: to).map {
+      ($0.occurrence.at + Int64($0.attempt * 300), $0.occurrence.requestID, "delivery")
+    }
+    let answers = try store.answers(from: from, to: to).map {
+      ($0.answeredAt, $0.occurrence.requestID, "answer")
+    }
+    let cancellations = try store.cancellations(from: from).map {
+      ($0.cancellation.occurrence.at, $0.cancellation.occurrence.requestID, "cancellation")
+    }
+    #expect(deliveries.contains { $0.0 % 300 == 0 && $0.0 % 3600 != 0 && $0.1 == "reminder-5" })
+    #expect(!answers.isEmpty && cancellations.count == 1)
+    let expected = (deliveries + answers + cancellations).sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    let listed = entries.map {
+      (
+        Timestamp(iso8601: $0["at"] as? String ?? "")?.secondsSince1970 ?? 0,
+        $0["id"] as? String ?? "", $0["type"] as? String ?? ""
+      )
+    }
+    #expect(listed.map(\.0) == expected.map(\.0))
+    #expect(listed.map(\.1) == expected.map(\.1))
+    #expect(listed.map(\.2) == expected.map(\.2))
+    // The text says the same, a line each, in columns as wide as the widest entry.
+    let text = try sandbox.runBinary(["history"] + range)
+    let lines = text.stdout.split(separator: "\n")
+    #expect(lines.count == entries.count)
+    #expect(
+      lines.contains {
+        $0.hasPrefix("Mon 2026-05-04 08:05  delivered again  reminder-5 ")
+          && $0.hasSuffix(" Alarm (ring 2)")
+      })
+    #expect(lines.filter { $0.contains("answered") }.count == 3)
+    #expect(
+      Set(lines.map { $0.firstRange(of: "reminder-")?.lowerBound.utf16Offset(in: $0) }).count == 1)
+    // One request, with the others left out.
+    let one = try sandbox.runBinary(["history", "--id", "reminder-5", "--json"] + range)
+    let ringing = try #require(one.json["entries"] as? [[String: Any]])
+    #expect(ringing.count == 6 * 7)
+    #expect(Set(ringing.compactMap { $0["id"] as? String }) == ["reminder-5"])
+  }
+
+  @Test func historyOfNothingIsAWholeEmptyListOrASentence() {
+    let sandbox = history()
+    let range = ["--from", "2026-04-01", "--to", "2026-04-02"]
+    #expect(
+      sandbox.run(["history", "--json"] + range).stdout == "{\n  \"entries\": []\n}\n")
+    #expect(
+      sandbox.run(["history"] + range).stdout
+        == "Nothing in that range: 'routine deliver' records each firing it decides about.\n")
+    #expect(
+      sandbox.run(["history", "--id", "reminder-1"] + range).stdout
+        == "Nothing about 'reminder-1' in that range.\n")
+    // An id nothing ever had is still an error, with nothing on stdout.
+    let typo = sandbox.run(["history", "--id", "reminder-77", "--json"] + range)
+    #expect(typo.status == 65)
+    #expect(typo.stdout.isEmpty)
+    #expect(typo.stderr.contains("there is no request or reminder 'reminder-77'"))
+  }
 }
