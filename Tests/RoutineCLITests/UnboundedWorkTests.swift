@@ -274,4 +274,92 @@ struct UnboundedWorkTests {
     #expect(typo.stdout.isEmpty)
     #expect(typo.stderr.contains("there is no request or reminder 'reminder-77'"))
   }
+
+  // MARK: Agenda
+
+  @Test func anAgendaLongerThan366DaysIsAUsageErrorThatNamesTheLimit() throws {
+    let sandbox = Sandbox(now: "2026-04-27T08:00:00+02:00")
+    #expect(sandbox.run("reminders", "add", "--text", "Water", "--at", "09:00").status == 0)
+    let refused = try sandbox.runBinary("agenda", "--to", "9999-12-31")
+    #expect(refused.status == 64)
+    #expect(
+      refused.stderr.hasPrefix(
+        "error: --to: an agenda spans at most 366 days; from Mon 2026-04-27 08:00 it can end at Wed 2027-04-28 08:00 at the latest, found '9999-12-31'\n"
+      ))
+    #expect(refused.stdout.isEmpty)
+    // Exactly 366 days is allowed, a second more is not.
+    let year = sandbox.run("agenda", "--from", "2026-04-27", "--to", "2027-04-28")
+    #expect(year.status == 0)
+    #expect(year.stdout.split(separator: "\n").count == 366)
+    let longer = sandbox.run("agenda", "--from", "2026-04-27", "--to", "2027-04-28T00:00:01+02:00")
+    #expect(longer.status == 64)
+    #expect(longer.stderr.contains("at most 366 days"))
+    // The limit is in local days: 366 of them from summer to winter time (an hour more than
+    // 366 times 24 hours) are allowed.
+    let intoWinter = sandbox.run(
+      "agenda", "--from", "2027-10-30 12:00", "--to", "2028-10-30 12:00", "--json")
+    #expect(intoWinter.status == 0)
+    #expect((intoWinter.json["items"] as? [Any])?.count == 366)
+  }
+
+  /// Without --to, the agenda covers the start plus 7 local days at the same time of day: 167
+  /// hours across the spring change (a 12:30 reminder fires 7 times, not 8), 169 across the
+  /// autumn one (an 11:30 reminder fires 7 times, not 6).
+  @Test(arguments: [
+    ("2026-03-25T12:00:00+01:00", "12:30", "2026-03-31T12:30:00+02:00"),
+    ("2026-10-21T12:00:00+02:00", "11:30", "2026-10-28T11:30:00+01:00"),
+    ("2026-05-04T12:00:00+02:00", "12:00", "2026-05-10T12:00:00+02:00"),
+  ])
+  func theDefaultRangeIsSevenLocalDaysAcrossADaylightSavingChange(
+    now: String, at time: String, last: String
+  ) {
+    let sandbox = Sandbox(now: now, zone: "Europe/Berlin")
+    #expect(sandbox.run("reminders", "add", "--text", "Stretch", "--at", time).status == 0)
+    let items = sandbox.run("agenda", "--json").json["items"] as? [[String: Any]] ?? []
+    #expect(items.count == 7)
+    #expect(items.last?["at"] as? String == last)
+    // --from alone: the same rule from that start.
+    let fromMidnight = sandbox.run("agenda", "--from", "2026-10-24", "--json")
+    let days = (fromMidnight.json["items"] as? [[String: Any]] ?? []).compactMap {
+      ($0["at"] as? String)?.prefix(10)
+    }
+    #expect(days.first == "2026-10-24")
+    #expect(days.last == "2026-10-30")
+    #expect(days.count == 7)
+  }
+
+  /// Many requests over a year, written as they are worked out: the JSON is whole and valid,
+  /// in order, and says the same as the text.
+  @Test func aYearOfAgendaIsStreamedWholeAsJSONAndText() throws {
+    let sandbox = Sandbox(now: "2026-01-01T00:00:00+01:00")
+    for time in ["07:00", "07:00", "12:30", "18:45"] {
+      #expect(sandbox.run("reminders", "add", "--text", "Text \(time)", "--at", time).status == 0)
+    }
+    #expect(
+      sandbox.run("reminders", "add", "--text", "Rent", "--at", "09:00", "--day", "31").status
+        == 0)
+    let range = ["agenda", "--from", "2026-01-01", "--to", "2027-01-01"]
+    let json = try sandbox.runBinary(range + ["--json"])
+    #expect(json.status == 0)
+    let items = try #require(json.json["items"] as? [[String: Any]])
+    #expect(items.count == 4 * 365 + 12)
+    let keys = items.map { ($0["at"] as? String ?? "", $0["id"] as? String ?? "") }
+    let instants = keys.map { Timestamp(iso8601: $0.0)?.secondsSince1970 ?? 0 }
+    #expect(zip(instants, instants.dropFirst()).allSatisfy { $0 <= $1 })
+    #expect(zip(keys, keys.dropFirst()).allSatisfy { $0.0 != $1.0 || $0.1 < $1.1 })
+    #expect(
+      json.stdout.hasPrefix("{\n  \"items\": [\n    {\n      \"at\": \"2026-01-01T07:00:00+01:00\"")
+    )
+    #expect(json.stdout.hasSuffix("\n    }\n  ]\n}\n"))
+    let text = try sandbox.runBinary(range)
+    #expect(text.stdout.split(separator: "\n").count == items.count)
+    #expect(
+      text.stdout.hasPrefix("Thu 2026-01-01 07:00 +01:00  Text 07:00: Every day at 07:00.\n"))
+    // Nothing in the range: an empty list, whole.
+    let none = sandbox.run("agenda", "--from", "2026-01-01 19:00", "--to", "2026-01-01 20:00")
+    #expect(none.stdout == "Nothing fires in that range.\n")
+    let noneJSON = sandbox.run(
+      "agenda", "--from", "2026-01-01 19:00", "--to", "2026-01-01 20:00", "--json")
+    #expect(noneJSON.stdout == "{\n  \"items\": []\n}\n")
+  }
 }
