@@ -3,7 +3,8 @@
 //   swift build -c release && .build/release/routine-bench [--runs N] [--work DIR]
 //
 // with --delivery, only the delivery and reminder targets (Delivery.swift; --idle-seconds N for
-// the watch, 60 by default), and, with --quality, the long backtest of the generated persona that used to be a unit test
+// the watch, 60 by default), with --unbounded, the measurements of issue 17 (Unbounded.swift),
+// and, with --quality, the long backtest of the generated persona that used to be a unit test
 // (two minutes in a debug build; a second here): docs/analytics.md gives its quality bars.
 //
 // It generates the 2,000,000-event benchmark log with `routine sample` when missing, then times
@@ -22,6 +23,10 @@ let arguments = CommandLine.arguments
 if arguments.contains("--hello") {
   // The baseline: a Swift program that imports Foundation and prints.
   print("hello, \(Date(timeIntervalSince1970: 0).timeIntervalSince1970)")
+  exit(0)
+}
+if arguments.count == 4, arguments[1] == "--write-definitions", let count = Int(arguments[2]) {
+  writeDefinitions(count, to: arguments[3])
   exit(0)
 }
 
@@ -227,6 +232,10 @@ func report(_ name: String, _ results: [Run], target: String, pass: Bool) {
 }
 
 let idleSeconds = Int(option("--idle-seconds", "60")) ?? 60
+if arguments.contains("--unbounded") {
+  unboundedBenchmarks()
+  exit(0)
+}
 if arguments.contains("--delivery") {
   deliveryBenchmarks(idleSeconds: idleSeconds)
   exit(0)

@@ -36,30 +36,37 @@ enum Definitions {
 
   /// Reads one definitions document.
   struct Reader {
-    let object: [String: Any]
+    let object: JSONValue
 
-    func string(_ value: Any?, _ field: String, optional: Bool = false) throws -> String? {
-      if value == nil || value is NSNull {
+    func string(_ value: JSONValue?, _ field: String, optional: Bool = false) throws -> String? {
+      switch value {
+      case nil, .null?:
         if optional { return nil }
         throw FieldError(field: field, message: "expected a string, found nothing")
-      }
-      guard let text = value as? String else {
+      case .string(let text)?:
+        return text
+      case let value?:
         throw FieldError(field: field, message: "expected a string, found \(kind(of: value))")
       }
-      return text
     }
 
-    func int(_ value: Any?, _ field: String) throws -> Int? {
-      if value == nil || value is NSNull { return nil }
-      guard let value, let number = value as? NSNumber, !isBoolean(value),
-        Double(number.intValue) == number.doubleValue
-      else {
+    func int(_ value: JSONValue?, _ field: String) throws -> Int? {
+      switch value {
+      case nil, .null?:
+        return nil
+      case .integer(let number)?:
+        return number
+      // 3.0 and 3e0 are whole numbers too, as long as an Int holds them.
+      case .number(let number)?
+      where number.rounded() == number && number >= -0x1p63
+        && number < 0x1p63:
+        return Int(number)
+      default:
         throw FieldError(field: field, message: "expected a whole number, found \(kind(of: value))")
       }
-      return number.intValue
     }
 
-    func time(_ value: Any?, _ field: String) throws -> TimeOfDay? {
+    func time(_ value: JSONValue?, _ field: String) throws -> TimeOfDay? {
       guard let text = try string(value, field, optional: true) else { return nil }
       guard let time = TimeArgument.minuteTime(text) else {
         throw FieldError(field: field, message: "expected HH:MM, found '\(text)'")
@@ -67,29 +74,30 @@ enum Definitions {
       return time
     }
 
-    /// Whether JSONSerialization read `true` or `false`: `is Bool` holds for every NSNumber on
-    /// Linux (1 and 0 included), but booleans come as their own class.
-    func isBoolean(_ value: Any) -> Bool {
-      type(of: value as AnyObject) == type(of: NSNumber(value: true) as AnyObject)
+    func kind(of value: JSONValue?) -> String {
+      switch value {
+      case .string?: "a string"
+      case .bool?: "a boolean"
+      case .integer?, .number?: "a number"
+      case .array?: "an array"
+      case .object?: "an object"
+      case .null?, nil: "nothing"
+      }
     }
 
-    func kind(of value: Any?) -> String {
-      switch value {
-      case is String: "a string"
-      case let value? where isBoolean(value): "a boolean"
-      case is NSNumber: "a number"
-      case is [Any]: "an array"
-      case is [String: Any]: "an object"
-      default: "nothing"
+    /// The objects of the array `key` (none when it is missing).
+    func objects(_ key: String) throws -> [JSONValue] {
+      guard let list = object[key] else { return [] }
+      guard case .array(let items) = list,
+        items.allSatisfy({ if case .object = $0 { true } else { false } })
+      else {
+        throw FieldError(field: key, message: "expected an array of objects")
       }
+      return items
     }
 
     func habits() throws -> [Habit] {
-      guard let list = object["habits"] else { return [] }
-      guard let items = list as? [[String: Any]] else {
-        throw FieldError(field: "habits", message: "expected an array of objects")
-      }
-      return try items.enumerated().map { index, item in
+      try objects("habits").enumerated().map { index, item in
         let field = "habits[\(index)]"
         guard let name = EventKind(try string(item["name"], "\(field).name") ?? "") else {
           throw FieldError(field: "\(field).name", message: "expected a name, found an empty one")
@@ -132,11 +140,7 @@ enum Definitions {
     }
 
     func tasks() throws -> [TodoTask] {
-      guard let list = object["tasks"] else { return [] }
-      guard let items = list as? [[String: Any]] else {
-        throw FieldError(field: "tasks", message: "expected an array of objects")
-      }
-      return try items.enumerated().map { index, item in
+      try objects("tasks").enumerated().map { index, item in
         let field = "tasks[\(index)]"
         guard let name = EventKind(try string(item["name"], "\(field).name") ?? "") else {
           throw FieldError(field: "\(field).name", message: "expected a name, found an empty one")
@@ -149,7 +153,14 @@ enum Definitions {
         }
         // A wall-clock due time is written with the offset it had where it was exported: its
         // local reading is the due time.
-        let pinned = item["pinned"] as? Bool ?? false
+        // As JSONSerialization read it on Linux: `true`, or the number 1.
+        let pinned: Bool
+        switch item["pinned"] {
+        case .bool(let flag)?: pinned = flag
+        case .integer(let number)?: pinned = number == 1
+        case .number(let number)?: pinned = number == 1
+        default: pinned = false
+        }
         let due =
           pinned
           ? DueTime(pinnedTo: stamp) : DueTime(date: stamp.localDate, time: stamp.timeOfDay)
@@ -169,11 +180,7 @@ enum Definitions {
     }
 
     func reminders() throws -> [Reminder] {
-      guard let list = object["reminders"] else { return [] }
-      guard let items = list as? [[String: Any]] else {
-        throw FieldError(field: "reminders", message: "expected an array of objects")
-      }
-      return try items.enumerated().map { index, item in
+      try objects("reminders").enumerated().map { index, item in
         let field = "reminders[\(index)]"
         let typeText = try string(item["type"], "\(field).type") ?? ""
         guard let kind = Reminder.Kind(rawValue: typeText) else {
@@ -183,13 +190,13 @@ enum Definitions {
         }
         var reminder = Reminder(
           id: try string(item["id"], "\(field).id", optional: true) ?? "", kind: kind)
-        if let enabled = item["enabled"], !(enabled is NSNull) {
-          guard isBoolean(enabled), let flag = enabled as? Bool else {
-            throw FieldError(
-              field: "\(field).enabled",
-              message: "expected true or false, found \(self.kind(of: enabled))")
-          }
-          reminder.isEnabled = flag
+        switch item["enabled"] {
+        case nil, .null?: break
+        case .bool(let flag)?: reminder.isEnabled = flag
+        case let other?:
+          throw FieldError(
+            field: "\(field).enabled",
+            message: "expected true or false, found \(self.kind(of: other))")
         }
         if let name = try string(item["preset"], "\(field).preset", optional: true) {
           guard let preset = ActivityPreset(named: name) else {
@@ -213,10 +220,10 @@ enum Definitions {
         }
         reminder.style = style
         if let schedule = item["schedule"] {
-          guard let fields = schedule as? [String: Any] else {
+          guard case .object = schedule else {
             throw FieldError(field: "\(field).schedule", message: "expected an object")
           }
-          reminder.schedule = try self.schedule(fields, field: "\(field).schedule")
+          reminder.schedule = try self.schedule(schedule, field: "\(field).schedule")
         }
         reminder.lookBackHours = try int(item["lookbackHours"], "\(field).lookbackHours")
         reminder.link = try string(item["link"], "\(field).link", optional: true)
@@ -248,7 +255,7 @@ enum Definitions {
       }
     }
 
-    func schedule(_ fields: [String: Any], field: String) throws -> ReminderSchedule {
+    func schedule(_ fields: JSONValue, field: String) throws -> ReminderSchedule {
       let repeatText = try string(fields["repeat"], "\(field).repeat") ?? ""
       guard let repetition = Repetition(rawValue: repeatText) else {
         throw FieldError(
@@ -337,6 +344,7 @@ enum RemindersImportCommand: Command {
       expected HH:MM'); then all is added in one transaction, or nothing. Definitions whose id
       exists are left as they are (importing twice adds nothing); removed ids stay removed. A
       definition without an id is already present when one here equals it in every other field.
+      The file is read whole, at most 16 MiB, with arrays and objects nested at most \(JSONValue.maximumDepth) deep.
       """,
     arguments: [ArgumentSpec("FILE", "The JSON file, or - for standard input.")],
     globals: ["store", "json"])
@@ -347,26 +355,9 @@ enum RemindersImportCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let path = context.arguments.arguments[0]
     let name = displayName(path)
-    guard let bytes = try FileSystem.contents(of: path, limit: maximumBytes) else {
-      throw CommandError(
-        .dataError, "\(name): expected at most 16 MiB of definitions, found more")
-    }
-    let data = Data(bytes)
-    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-      throw CommandError(
-        .dataError, "\(name): expected a JSON object with habits, tasks and reminders")
-    }
-    let reader = Definitions.Reader(object: object)
-    let habits: [Habit]
-    let tasks: [TodoTask]
-    let reminders: [Reminder]
-    do {
-      habits = try reader.habits()
-      tasks = try reader.tasks()
-      reminders = try reader.reminders()
-    } catch let error as Definitions.FieldError {
-      throw CommandError(.dataError, "\(name): \(error)")
-    }
+    // The file and its parsed document are gone before the store is written: only the
+    // definitions stay.
+    let (habits, tasks, reminders) = try definitions(path: path, name: name)
     let now = try context.nowSeconds()
     var added = 0
     var kept: [String] = []
@@ -509,5 +500,37 @@ enum RemindersImportCommand: Command {
       try context.output.deliver()
     }
     return .ok
+  }
+}
+
+extension RemindersImportCommand {
+  /// The habits, tasks and reminders of the definitions file at `path` (`name` in messages),
+  /// checked field by field. The file is read whole (at most ``maximumBytes``) into a compact
+  /// document (``JSONValue``), and both are freed on return.
+  static func definitions(path: String, name: String) throws -> (
+    [Habit], [TodoTask], [Reminder]
+  ) {
+    let document: JSONValue
+    do {
+      guard let bytes = try FileSystem.contents(of: path, limit: maximumBytes) else {
+        throw CommandError(
+          .dataError, "\(name): expected at most 16 MiB of definitions, found more")
+      }
+      document = try JSONValue.parse(bytes)
+    } catch let error as JSONValue.ParseError {
+      throw CommandError(.dataError, "\(name) \(error) (the file is not valid JSON)")
+    }
+    guard case .object = document else {
+      throw CommandError(
+        .dataError,
+        "\(name): expected a JSON object with habits, tasks and reminders, found \(Definitions.Reader(object: document).kind(of: document))"
+      )
+    }
+    let reader = Definitions.Reader(object: document)
+    do {
+      return (try reader.habits(), try reader.tasks(), try reader.reminders())
+    } catch let error as Definitions.FieldError {
+      throw CommandError(.dataError, "\(name): \(error)")
+    }
   }
 }

@@ -63,18 +63,11 @@ enum EventsCommand: Command {
       let selection = try EventSelectionOptions.selection(context, zone: zone)
       if context.isJSON {
         // Streamed, so that a large store is not held in memory twice.
-        output.write("{\n  \"events\": [")
-        var first = true
-        if let store {
-          try store.forEachStoredEvent(selection) { stored in
-            output.write(first ? "\n    " : ",\n    ")
-            first = false
-            output.write(
-              EventFormatting.json(stored.event).serialized().replacingOccurrences(
-                of: "\n", with: "\n    "))
-          }
+        var list = JSONListWriter(output, key: "events")
+        try store?.forEachStoredEvent(selection) { stored in
+          list.append(EventFormatting.json(stored.event))
         }
-        output.line(first ? "]\n}" : "\n  ]\n}")
+        list.finish()
         return .ok
       }
       var count = 0

@@ -169,7 +169,8 @@ enum HistoryCommand: Command {
     let now = try context.requireNow()
     let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
     let only = context.arguments.value("id")
-    let (entries, zone, clock) = try context.reading { store, settings, zone in
+    let output = context.output
+    return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let from =
         try RangeOptions.bound(context, "from", now: now, zone: zone) ?? seconds - 7 * 86_400
@@ -177,67 +178,63 @@ enum HistoryCommand: Command {
       guard from < explicitEnd ?? Int64.max else {
         throw UsageError("--to must come after --from", command: spec.name)
       }
-      guard let store else {
-        if let only { throw HistoryCommand.unknown(only, known: []) }
-        return ([HistoryEntry](), zone, clock)
-      }
+      if store == nil, let only { throw HistoryCommand.unknown(only, known: []) }
       let to = explicitEnd ?? Int64.max
-      var entries =
-        try store.deliveries(from: from, to: to).map(HistoryEntry.init)
-        + store.answers(from: from, to: to).map(HistoryEntry.init)
-      // Cancellations ahead (those that came due are delivery records 'cancelled').
-      let titles = Dictionary(
-        try store.pendingRequests(clock: clock).map { ($0.id, $0.title) },
-        uniquingKeysWith: { first, _ in first })
-      let decided = Set(
-        entries.filter { $0.kind == .delivery }.map {
-          Occurrence(requestID: $0.requestID, at: $0.occurrence)
-        })
-      for stored in try store.cancellations(from: max(from, seconds))
-      where stored.cancellation.occurrence.at < to
-        && !decided.contains(stored.cancellation.occurrence)
-      {
-        let id = stored.cancellation.occurrence.requestID
-        entries.append(HistoryEntry(stored, clock: clock, title: titles[id] ?? id))
-      }
-      if let only {
-        func matches(_ id: String) -> Bool { id == only || id.hasPrefix(only + "-") }
+      func matches(_ id: String) -> Bool { id == only || id.hasPrefix((only ?? "") + "-") }
+      var keep: ((String) -> Bool)?
+      if let store, only != nil {
         // A snoozed reminder comes back as an alert of its own id: it belongs to it too.
         let alerts = Set(
-          entries.filter { $0.reminderID.map(matches) == true }.map(\.requestID))
-        entries = entries.filter { matches($0.requestID) || alerts.contains($0.requestID) }
-        // Nothing in the range is an answer; an id nothing ever had is a typo, as in 'why'.
-        if entries.isEmpty, try store.reminder(id: only) == nil {
-          let pending = try store.pendingRequests(clock: clock).map(\.id)
-          if !pending.contains(where: matches),
-            !(try store.deliveries().contains { matches($0.occurrence.requestID) })
-          {
-            throw HistoryCommand.unknown(
-              only, known: pending + (try store.reminders().map(\.id)))
-          }
+          try store.deliveredRequests(from: from, to: to)
+            .filter { $0.reminderID.map(matches) == true }.map(\.requestID))
+        keep = { matches($0) || alerts.contains($0) }
+      }
+      // Read as they are printed: a year of deliveries every minute is never held in memory.
+      func entries() throws -> HistoryMerge? {
+        try store.map {
+          try HistoryMerge(store: $0, from: from, to: to, now: seconds, clock: clock, keep: keep)
         }
       }
-      return (entries.sorted { ($0.at, $0.requestID) < ($1.at, $1.requestID) }, zone, clock)
-    }
-    if context.isJSON {
-      context.output.line(
-        JSON.object([("entries", .array(entries.map { $0.json(zone: zone) }))]).serialized())
+      // Nothing in the range is an answer; an id nothing ever had is a typo, as in 'why'.
+      func checkKnown() throws {
+        guard let store, let only, try store.reminder(id: only) == nil else { return }
+        let pending = try store.pendingRequests(clock: clock).map(\.id)
+        if !pending.contains(where: matches),
+          !(try store.deliveredRequests().contains { matches($0.requestID) })
+        {
+          throw HistoryCommand.unknown(only, known: pending + (try store.reminders().map(\.id)))
+        }
+      }
+      if context.isJSON {
+        var list = JSONListWriter(output, key: "entries")
+        var merge = try entries()
+        while let entry = try merge?.next() { list.append(entry.json(zone: zone)) }
+        if list.count == 0 { try checkKnown() }
+        list.finish()
+        return .ok
+      }
+      // Two passes over the same snapshot: the first measures the columns, the second prints.
+      var (count, width, stampWidth) = (0, 0, 0)
+      var measuring = try entries()
+      while let entry = try measuring?.next() {
+        count += 1
+        width = max(width, entry.requestID.count)
+        stampWidth = max(stampWidth, entry.stamp(zone: zone).count)
+      }
+      guard count > 0 else {
+        try checkKnown()
+        output.line(
+          only == nil
+            ? "Nothing in that range: 'routine deliver' records each firing it decides about."
+            : "Nothing about '\(TerminalText.escaped(only ?? ""))' in that range.")
+        return .ok
+      }
+      var printing = try entries()
+      while let entry = try printing?.next() {
+        output.line(entry.text(zone: zone, clock: clock, idWidth: width, stampWidth: stampWidth))
+      }
       return .ok
     }
-    guard !entries.isEmpty else {
-      context.output.line(
-        only == nil
-          ? "Nothing in that range: 'routine deliver' records each firing it decides about."
-          : "Nothing about '\(TerminalText.escaped(only ?? ""))' in that range.")
-      return .ok
-    }
-    let width = entries.map(\.requestID.count).max() ?? 0
-    let stampWidth = entries.map { $0.stamp(zone: zone).count }.max() ?? 0
-    for entry in entries {
-      context.output.line(
-        entry.text(zone: zone, clock: clock, idWidth: width, stampWidth: stampWidth))
-    }
-    return .ok
   }
 }
 
@@ -279,11 +276,11 @@ enum WhyCommand: Command {
       let clock = context.clockStyle(settings)
       let pending = try store.pendingRequests(clock: clock)
       let requests = pending.filter { $0.id == id || $0.metadata?.reminderID == id }
-      let records = try store.deliveries().filter {
-        $0.occurrence.requestID == id || $0.request.metadata?.reminderID == id
-      }
+      // The last five, found by the store: a long history is not read whole (and answers are
+      // looked up for those five only).
+      let recent = try store.latestDeliveries(of: id, limit: 5)
       let reminder = try store.reminder(id: id)
-      guard !requests.isEmpty || !records.isEmpty || reminder != nil else {
+      guard !requests.isEmpty || !recent.isEmpty || reminder != nil else {
         throw HistoryCommand.unknown(
           id, known: pending.map(\.id) + (try store.reminders().map(\.id)))
       }
@@ -332,16 +329,12 @@ enum WhyCommand: Command {
           ]))
       }
       members.append(("requests", .array(requestsJSON)))
-      let answers = try store.answers().filter {
-        $0.occurrence.requestID == id || records.map(\.occurrence).contains($0.occurrence)
-      }
-      let recent = records.suffix(5)
       lines.append(recent.isEmpty ? "No firing of it has come due yet." : "Last firings:")
       var firingsJSON: [JSON] = []
       for record in recent {
         let when = EventFormatting.localDateTime(stamp(record.occurrence.at))
         var text = "  \(when) \(record.occurrence.requestID): " + WhyCommand.explain(record)
-        let given = answers.filter { $0.occurrence == record.occurrence }
+        let given = try store.answers(to: record.occurrence)
         for answer in given {
           let at = clock.formatClock(stamp(answer.answeredAt).timeOfDay)
           text += "; answered '\(answer.action)' at \(at)"

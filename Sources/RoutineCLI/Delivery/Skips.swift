@@ -31,12 +31,24 @@ struct Skips {
     cancellations = CancellationIndex(try store.cancellations(from: now - 86_400))
     handled = try store.handledSlots(since: WallClock.localDate(at: now, in: zone).adding(days: -1))
     // Look-backs reach at most 48 hours back.
-    var kinds = Set<String>()
+    var kinds: [String: EventKind] = [:]
     for request in requests where request.metadata?.lookBack != nil {
-      guard let name = request.metadata?.eventKind, let kind = EventKind(name),
-        kinds.insert(kind.key).inserted
-      else { continue }
-      recent[kind.key] = try store.eventTimes(countingAs: kind, from: now - 48 * 3600, to: now)
+      guard let name = request.metadata?.eventKind, let kind = EventKind(name) else { continue }
+      kinds[kind.key] = kinds[kind.key] ?? kind
+    }
+    if kinds.count <= 64 {
+      for kind in kinds.values {
+        recent[kind.key] = try store.eventTimes(countingAs: kind, from: now - 48 * 3600, to: now)
+      }
+    } else {
+      // Thousands of watched kinds: one read of the two days, not a query per kind; a kind
+      // then gathers the times of every kind that counts as it (Mindfulness for mindfulness).
+      let byKey = try store.eventTimesByKind(from: now - 48 * 3600, to: now)
+      for kind in kinds.values {
+        let keys = ActivityPreset.kinds(countingAs: kind).map(\.key)
+        recent[kind.key] =
+          keys.count == 1 ? byKey[kind.key] ?? [] : keys.flatMap { byKey[$0] ?? [] }.sorted()
+      }
     }
   }
 

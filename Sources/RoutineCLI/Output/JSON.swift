@@ -26,11 +26,12 @@ public indirect enum JSON: Sendable, Equatable {
     return .number((value * scale).rounded() / scale)
   }
 
-  /// The value as text, pretty-printed with two-space indentation.
-  public func serialized() -> String {
+  /// The value as text, pretty-printed with two-space indentation; with `indent`, as it reads
+  /// nested that deep (its first line not indented: the caller has placed it).
+  public func serialized(indent: Int = 0) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(256)
-    write(to: &bytes, indent: 0)
+    write(to: &bytes, indent: indent)
     return String(decoding: bytes, as: UTF8.self)
   }
 

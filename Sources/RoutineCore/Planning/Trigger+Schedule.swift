@@ -48,48 +48,95 @@ extension Trigger {
 
   /// ``firings(from:to:in:)`` with the days of the range worked out once, for many triggers.
   public func firings(from: Int64, to: Int64, days: ZoneDays) -> [Firing] {
-    guard from < to else { return [] }
-    switch self {
-    case .date(let at):
-      return at >= from && at < to ? [Firing(at: at, slot: nil)] : []
-    case .local(let date, let time):
-      let at = days.instant(on: date, at: time)
-      return at >= from && at < to ? [Firing(at: at, slot: FiringSlot(date: date, time: time))] : []
-    case .calendar(let calendar):
-      guard calendar.repeats else {
-        guard let firing = calendar.nextFiring(after: from - 1, in: days.zone), firing.at < to
-        else { return [] }
-        return [firing]
+    Array(firingSequence(from: from, to: to, days: days))
+  }
+
+  /// The firings of ``firings(from:to:days:)`` one at a time, in order, without holding them
+  /// all: an agenda over a year of many requests merges these (``Agenda/Items``).
+  public func firingSequence(from: Int64, to: Int64, days: ZoneDays) -> Firings {
+    Firings(trigger: self, from: from, to: to, days: days)
+  }
+
+  /// The firings of a trigger in a range, computed as they are asked for.
+  public struct Firings: Sequence, IteratorProtocol, Sendable {
+    private enum State: Sendable {
+      /// One firing left (or none).
+      case single(Firing?)
+      /// The dates from `date` on, each checked against the trigger.
+      case daily(CalendarTrigger, date: LocalDate)
+      /// The months from `month` (year * 12 + month - 1) on: one date each.
+      case monthly(CalendarTrigger, day: Int, month: Int)
+    }
+
+    private let from: Int64
+    private let to: Int64
+    private let days: ZoneDays
+    private var state: State
+
+    init(trigger: Trigger, from: Int64, to: Int64, days: ZoneDays) {
+      self.from = from
+      self.to = to
+      self.days = days
+      guard from < to else {
+        state = .single(nil)
+        return
       }
-      var result: [Firing] = []
-      let time = calendar.time
-      func add(_ date: LocalDate) {
-        guard calendar.matches(date) else { return }
-        let fire = days.instant(on: date, at: time)
-        if fire >= from, fire < to {
-          result.append(Firing(at: fire, slot: FiringSlot(date: date, time: time)))
+      switch trigger {
+      case .date(let at):
+        state = .single(at >= from && at < to ? Firing(at: at, slot: nil) : nil)
+      case .local(let date, let time):
+        let at = days.instant(on: date, at: time)
+        state = .single(
+          at >= from && at < to ? Firing(at: at, slot: FiringSlot(date: date, time: time)) : nil)
+      case .calendar(let calendar):
+        if !calendar.repeats {
+          // A calendar trigger that does not repeat fires once, at its first match from `from`.
+          let firing = calendar.nextFiring(after: from - 1, in: days.zone)
+          state = .single(firing.flatMap { $0.at < to ? $0 : nil })
+        } else if let dayOfMonth = calendar.dayOfMonth {
+          // One date a month: step through the months, not the days.
+          let (year, month, _) = days.first.components
+          state = .monthly(calendar, day: dayOfMonth, month: year * 12 + month - 1)
+        } else {
+          state = .daily(calendar, date: days.first)
         }
       }
-      if let dayOfMonth = calendar.dayOfMonth {
-        // One date a month: step through the months, not the days.
-        let (firstYear, firstMonth, _) = days.first.components
-        var index = firstYear * 12 + firstMonth - 1
-        while true {
+    }
+
+    /// The next firing, or `nil` when the range holds no more.
+    public mutating func next() -> Firing? {
+      while true {
+        switch state {
+        case .single(let firing):
+          state = .single(nil)
+          return firing
+        case .daily(let calendar, let date):
+          guard date <= days.last else {
+            state = .single(nil)
+            return nil
+          }
+          state = .daily(calendar, date: date.adding(days: 1))
+          if let firing = firing(of: calendar, on: date) { return firing }
+        case .monthly(let calendar, let dayOfMonth, let index):
           let (year, month) = (index / 12, index % 12 + 1)
-          let day = min(dayOfMonth, LocalDate.daysIn(month: month, year: year))
-          guard let date = LocalDate(year: year, month: month, day: day), date <= days.last
-          else { break }
-          if date >= days.first { add(date) }
-          index += 1
-        }
-      } else {
-        var date = days.first
-        while date <= days.last {
-          add(date)
-          date = date.adding(days: 1)
+          let day = Swift.min(dayOfMonth, LocalDate.daysIn(month: month, year: year))
+          guard let date = LocalDate(year: year, month: month, day: day), date <= days.last else {
+            state = .single(nil)
+            return nil
+          }
+          state = .monthly(calendar, day: dayOfMonth, month: index + 1)
+          if date >= days.first, let firing = firing(of: calendar, on: date) { return firing }
         }
       }
-      return result
+    }
+
+    /// The firing of `calendar` on `date`, when it matches and falls in the range.
+    private func firing(of calendar: CalendarTrigger, on date: LocalDate) -> Firing? {
+      guard calendar.matches(date) else { return nil }
+      let time = calendar.time
+      let fire = days.instant(on: date, at: time)
+      guard fire >= from, fire < to else { return nil }
+      return Firing(at: fire, slot: FiringSlot(date: date, time: time))
     }
   }
 

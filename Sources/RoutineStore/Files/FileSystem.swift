@@ -171,6 +171,10 @@ public enum FileSystem {
       throw .cannotOpen(path: path, reason: "it is a directory")
     }
     var bytes: [UInt8] = []
+    // A regular file's size is known: one allocation of it, not doublings up to twice as much.
+    if status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+      bytes.reserveCapacity(min(Int(status.st_size), limit) + 1)
+    }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -117,7 +117,8 @@ extension EventStore {
               occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
               reminderID: select.text(at: 2) ?? "", eventKind: select.text(at: 3) ?? "",
               eventAt: Timestamp(
-                secondsSince1970: select.int(at: 4), utcOffsetSeconds: Int32(select.int(at: 5))),
+                secondsSince1970: select.int(at: 4),
+                utcOffsetSeconds: Int32(clamping: select.int(at: 5))),
               slot: EventStore.slot(select, at: 8)),
             createdAt: select.int(at: 6),
             restoredAt: select.isNull(at: 7) ? nil : select.int(at: 7)))
@@ -184,7 +185,31 @@ extension EventStore {
       while try select.step() {
         result.append(
           Timestamp(
-            secondsSince1970: select.int(at: 0), utcOffsetSeconds: Int32(select.int(at: 1))))
+            secondsSince1970: select.int(at: 0),
+            utcOffsetSeconds: Int32(clamping: select.int(at: 1))))
+      }
+      return result
+    }
+  }
+
+  /// The times of every event at instants in `from...to`, by kind key (each kind's in time
+  /// order): one range of the time index, for checks that watch thousands of kinds.
+  public func eventTimesByKind(from: Int64, to: Int64) throws -> [String: [Timestamp]] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT k.key, e.at, e.utc_offset FROM events e JOIN kinds k ON k.id = e.kind_id
+        WHERE e.at >= ? AND e.at <= ?
+        ORDER BY e.at
+        """)
+      try select.bind(from, at: 1)
+      try select.bind(to, at: 2)
+      var result: [String: [Timestamp]] = [:]
+      while try select.step() {
+        result[select.text(at: 0) ?? "", default: []].append(
+          Timestamp(
+            secondsSince1970: select.int(at: 1),
+            utcOffsetSeconds: Int32(clamping: select.int(at: 2))))
       }
       return result
     }
@@ -341,6 +366,19 @@ extension EventStore {
     -> [DeliveryRecord]
   {
     try read {
+      let cursor = try deliveryCursor(from: from, to: to, requestID: requestID)
+      var result: [DeliveryRecord] = []
+      while let record = try cursor.next() { result.append(record) }
+      return result
+    }
+  }
+
+  /// The deliveries of ``deliveries(from:to:requestID:)``, in the same order, one at a time:
+  /// memory stays flat whatever the range holds.
+  public func deliveryCursor(from: Int64? = nil, to: Int64? = nil, requestID: String? = nil)
+    throws -> StoreCursor<DeliveryRecord>
+  {
+    try withDatabase {
       let select = try connection.prepare(
         """
         SELECT \(EventStore.deliveryColumns) FROM deliveries
@@ -351,9 +389,59 @@ extension EventStore {
       try select.bind(from ?? Int64.min, at: 1)
       try select.bind(to ?? Int64.max, at: 2)
       try select.bind(requestID, at: 3)
+      return StoreCursor(store: self, statement: select, decode: EventStore.delivery(from:))
+    }
+  }
+
+  /// The last `limit` deliveries (oldest first) of request `id`, or of any request of reminder
+  /// `id`: what `why` shows, found through the indexes instead of a read of the whole history.
+  public func latestDeliveries(of id: String, limit: Int) throws -> [DeliveryRecord] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT * FROM (
+          SELECT \(EventStore.deliveryColumns) FROM deliveries
+          WHERE (request_id = ?1 OR reminder_id = ?1) AND forgotten = 0
+          ORDER BY occurrence DESC, attempt DESC, id DESC LIMIT ?2)
+        ORDER BY occurrence, attempt, id
+        """)
+      try select.bind(id, at: 1)
+      try select.bind(Int64(max(0, limit)), at: 2)
       var result: [DeliveryRecord] = []
       while try select.step() { result.append(EventStore.delivery(from: select)) }
       return result
+    }
+  }
+
+  /// Each request that has deliveries of firings in `from..<to` (either bound optional), once,
+  /// with the reminder it came from: small even when the history is long.
+  public func deliveredRequests(from: Int64? = nil, to: Int64? = nil) throws -> [(
+    requestID: String, reminderID: String?
+  )] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT DISTINCT request_id, reminder_id FROM deliveries
+        WHERE occurrence >= ?1 AND occurrence < ?2 AND forgotten = 0
+        """)
+      try select.bind(from ?? Int64.min, at: 1)
+      try select.bind(to ?? Int64.max, at: 2)
+      var result: [(requestID: String, reminderID: String?)] = []
+      while try select.step() { result.append((select.text(at: 0) ?? "", select.text(at: 1))) }
+      return result
+    }
+  }
+
+  /// Whether a firing has a delivery record (not forgotten): delivery decided about it.
+  public func isDecided(_ occurrence: Occurrence) throws -> Bool {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT 1 FROM deliveries WHERE request_id = ? AND occurrence = ? AND forgotten = 0 LIMIT 1
+        """)
+      try select.bind(occurrence.requestID, at: 1)
+      try select.bind(occurrence.at, at: 2)
+      return try select.step()
     }
   }
 
@@ -523,28 +611,57 @@ extension EventStore {
     -> [AnswerRecord]
   {
     try read {
+      let cursor = try answerCursor(from: from, to: to, requestID: requestID)
+      var result: [AnswerRecord] = []
+      while let answer = try cursor.next() { result.append(answer) }
+      return result
+    }
+  }
+
+  /// The answers of ``answers(from:to:requestID:)``, in the same order, one at a time.
+  public func answerCursor(from: Int64? = nil, to: Int64? = nil, requestID: String? = nil)
+    throws -> StoreCursor<AnswerRecord>
+  {
+    try withDatabase {
       let select = try connection.prepare(
         """
-        SELECT request_id, occurrence, action, answered_at, event_id, message, undone_at
-        FROM answers
+        SELECT \(EventStore.answerColumns) FROM answers
         WHERE answered_at >= ?1 AND answered_at < ?2 AND (?3 IS NULL OR request_id = ?3)
         ORDER BY answered_at, id
         """)
       try select.bind(from ?? Int64.min, at: 1)
       try select.bind(to ?? Int64.max, at: 2)
       try select.bind(requestID, at: 3)
+      return StoreCursor(store: self, statement: select, decode: EventStore.answer(from:))
+    }
+  }
+
+  /// The answers to the firing `occurrence`, oldest first.
+  public func answers(to occurrence: Occurrence) throws -> [AnswerRecord] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.answerColumns) FROM answers
+        WHERE request_id = ? AND occurrence = ?
+        ORDER BY answered_at, id
+        """)
+      try select.bind(occurrence.requestID, at: 1)
+      try select.bind(occurrence.at, at: 2)
       var result: [AnswerRecord] = []
-      while try select.step() {
-        result.append(
-          AnswerRecord(
-            occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
-            action: select.text(at: 2) ?? "", answeredAt: select.int(at: 3),
-            eventID: select.isNull(at: 4) ? nil : select.int(at: 4),
-            message: select.text(at: 5) ?? "",
-            undoneAt: select.isNull(at: 6) ? nil : select.int(at: 6)))
-      }
+      while try select.step() { result.append(EventStore.answer(from: select)) }
       return result
     }
+  }
+
+  private static let answerColumns =
+    "request_id, occurrence, action, answered_at, event_id, message, undone_at"
+
+  private static func answer(from row: Statement) -> AnswerRecord {
+    AnswerRecord(
+      occurrence: Occurrence(requestID: row.text(at: 0) ?? "", at: row.int(at: 1)),
+      action: row.text(at: 2) ?? "", answeredAt: row.int(at: 3),
+      eventID: row.isNull(at: 4) ? nil : row.int(at: 4), message: row.text(at: 5) ?? "",
+      undoneAt: row.isNull(at: 6) ? nil : row.int(at: 6))
   }
 }
 

@@ -25,22 +25,40 @@ extension EventStore {
   /// Every kind that has events, with their count and time span, by name.
   public func kindSummaries() throws -> [KindSummary] {
     try read {
-      var summaries: [Int64: KindSummary] = [:]
-      for (id, kind) in try kinds() { summaries[id] = KindSummary(kind: kind, count: 0) }
-      // Two grouped scans: SQLite takes a bare column from the row that holds the min or max.
-      for (aggregate, isFirst) in [("min", true), ("max", false)] {
-        let statement = try connection.prepare(
-          "SELECT kind_id, count(*), \(aggregate)(at), utc_offset FROM events GROUP BY kind_id")
-        while try statement.step() {
-          let id = statement.int(at: 0)
-          let stamp = Timestamp(
-            secondsSince1970: statement.int(at: 2), utcOffsetSeconds: Int32(statement.int(at: 3)))
-          summaries[id]?.count = Int(statement.int(at: 1))
-          if isFirst { summaries[id]?.first = stamp } else { summaries[id]?.last = stamp }
+      let kinds = try kinds()
+      // One pass over the log in table order, tallied by kind id: grouping in SQL sorted every
+      // event, twice, and an index by kind would cost every import (docs/performance.md).
+      // Kind ids are the kinds table's row numbers: an array indexed by them, not a hash.
+      let largest = Int(kinds.keys.max() ?? 0)
+      var counts = [Int](repeating: 0, count: largest + 1)
+      var firsts = [Timestamp](
+        repeating: Timestamp(secondsSince1970: .max, utcOffsetSeconds: 0), count: largest + 1)
+      var lasts = [Timestamp](
+        repeating: Timestamp(secondsSince1970: .min, utcOffsetSeconds: 0), count: largest + 1)
+      let scan = try connection.prepare("SELECT kind_id, at, utc_offset FROM events")
+      while try scan.step() {
+        let id = Int(scan.int(at: 0))
+        guard id >= 0, id <= largest else { continue }
+        let at = scan.int(at: 1)
+        counts[id] += 1
+        // The earliest and the latest in table order among equals.
+        if at < firsts[id].secondsSince1970 {
+          firsts[id] = Timestamp(
+            secondsSince1970: at, utcOffsetSeconds: Int32(clamping: scan.int(at: 2)))
+        }
+        if at > lasts[id].secondsSince1970 {
+          lasts[id] = Timestamp(
+            secondsSince1970: at, utcOffsetSeconds: Int32(clamping: scan.int(at: 2)))
         }
       }
       // A kind whose events were all deleted or merged away is no longer listed.
-      return summaries.values.filter { $0.count > 0 }.sorted { $0.kind.key < $1.kind.key }
+      return kinds.compactMap { id, kind in
+        let index = Int(id)
+        guard index >= 0, index <= largest, counts[index] > 0 else { return nil }
+        return KindSummary(
+          kind: kind, count: counts[index], first: firsts[index], last: lasts[index])
+      }
+      .sorted { $0.kind.key < $1.kind.key }
     }
   }
 

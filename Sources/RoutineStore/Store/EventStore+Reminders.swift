@@ -250,21 +250,35 @@ extension EventStore {
 
   // MARK: Habits
 
+  private static let habitColumns =
+    "id, name, kind_key, repetition, weekdays, day_of_month, window_start, window_end"
+
   /// Every habit, in the order added.
   public func habits() throws -> [Habit] {
     try read {
       let select = try connection.prepare(
-        "SELECT id, name, kind_key, repetition, weekdays, day_of_month, window_start, window_end FROM habits ORDER BY seq"
-      )
+        "SELECT \(EventStore.habitColumns) FROM habits ORDER BY seq")
       var result: [Habit] = []
       while try select.step() { result.append(EventStore.habit(from: select)) }
       return result
     }
   }
 
-  /// The habit `id`, or the one named `id` (as kinds match: case and spacing ignored).
+  /// The habit `id`, or the one named `id` (as kinds match: case and spacing ignored); the one
+  /// added first when both are.
   public func habit(id: String) throws -> Habit? {
-    try habits().first { $0.id == id || $0.name.key == EventKind(id)?.key }
+    try read {
+      // Both columns are unique, so both are indexed: no scan of every habit (an import of
+      // thousands of habit reminders looks up each one's habit).
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.habitColumns) FROM habits WHERE id = ?1 OR kind_key = ?2
+        ORDER BY seq LIMIT 1
+        """)
+      try select.bind(id, at: 1)
+      try select.bind(EventKind(id)?.key, at: 2)
+      return try select.step() ? EventStore.habit(from: select) : nil
+    }
   }
 
   private static func habit(from row: Statement) -> Habit {
@@ -369,31 +383,30 @@ extension EventStore {
 
   // MARK: Tasks
 
+  private static let taskColumns =
+    "id, name, kind_key, due_at, due_offset, done_at, done_offset, due_pinned"
+
   /// Every task, in the order added.
   public func tasks() throws -> [TodoTask] {
     try read {
       let select = try connection.prepare(
-        """
-        SELECT id, name, kind_key, due_at, due_offset, done_at, done_offset, due_pinned FROM tasks
-        ORDER BY seq
-        """)
+        "SELECT \(EventStore.taskColumns) FROM tasks ORDER BY seq")
       var result: [TodoTask] = []
-      while try select.step() {
-        result.append(
-          TodoTask(
-            id: select.text(at: 0) ?? "",
-            name: EventKind(name: select.text(at: 1) ?? "", key: select.text(at: 2) ?? ""),
-            due: EventStore.due(
-              at: select.int(at: 3), offset: Int32(clamping: select.int(at: 4)),
-              pinned: select.int(at: 7) != 0),
-            doneAt: select.isNull(at: 5)
-              ? nil
-              : Timestamp(
-                secondsSince1970: select.int(at: 5),
-                utcOffsetSeconds: Int32(clamping: select.int(at: 6)))))
-      }
+      while try select.step() { result.append(EventStore.task(from: select)) }
       return result
     }
+  }
+
+  private static func task(from row: Statement) -> TodoTask {
+    TodoTask(
+      id: row.text(at: 0) ?? "",
+      name: EventKind(name: row.text(at: 1) ?? "", key: row.text(at: 2) ?? ""),
+      due: EventStore.due(
+        at: row.int(at: 3), offset: Int32(clamping: row.int(at: 4)), pinned: row.int(at: 7) != 0),
+      doneAt: row.isNull(at: 5)
+        ? nil
+        : Timestamp(
+          secondsSince1970: row.int(at: 5), utcOffsetSeconds: Int32(clamping: row.int(at: 6))))
   }
 
   /// The due time stored as `at` and `offset` (see `saveTask`).
@@ -408,9 +421,19 @@ extension EventStore {
       time: TimeOfDay(secondsSinceMidnight: Int(local - Int64(days) * 86_400)))
   }
 
-  /// The task `id`, or the one named `id`.
+  /// The task `id`, or the one named `id`; the one added first when several are.
   public func task(id: String) throws -> TodoTask? {
-    try tasks().first { $0.id == id || $0.name.key == EventKind(id)?.key }
+    try read {
+      // Through the indexes on id and on the name's key, not a scan of every task.
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.taskColumns) FROM tasks WHERE id = ?1 OR kind_key = ?2
+        ORDER BY seq LIMIT 1
+        """)
+      try select.bind(id, at: 1)
+      try select.bind(EventKind(id)?.key, at: 2)
+      return try select.step() ? EventStore.task(from: select) : nil
+    }
   }
 
   /// Adds `task`, an empty id getting the next `task-N`; returns it as stored.

@@ -311,5 +311,12 @@ struct Migration {
         -- local date and time), unless it was given with an offset: then it is that instant.
         ALTER TABLE tasks ADD COLUMN due_pinned INTEGER NOT NULL DEFAULT 0;
         """),
+    Migration(
+      name: "0006-tasks-by-name",
+      sql: """
+        -- A task is found by its id or its name (`tasks done Taxes`, a task reminder's link):
+        -- both indexed, so that thousands of task reminders do not each scan every task.
+        CREATE INDEX tasks_by_name ON tasks(kind_key);
+        """),
   ]
 }
