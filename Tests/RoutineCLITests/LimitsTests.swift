@@ -132,6 +132,32 @@ struct LimitsTests {
       "\(deliver.stderr)")
   }
 
+  /// Offsets no routine writes (an edited store) are clamped where they are read: no command
+  /// that reads events, deliveries, answers or tasks traps on them.
+  @Test func offsetsOutOfRangeInAnEditedStoreDoNotTrap() throws {
+    let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00", zone: "Europe/Berlin")
+    #expect(sandbox.run("log", "Coffee", "--at", "06:30").status == 0)
+    #expect(sandbox.run("reminders", "add", "--activity", "Coffee", "--at", "07:30").status == 0)
+    #expect(sandbox.run("tasks", "add", "Report", "--due", "2026-05-05T12:00+02:00").status == 0)
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "08:00").status == 0)
+    #expect(sandbox.run("deliver", "--now", "2026-05-04T08:00:30+02:00").status == 0)
+    #expect(
+      sandbox.run("respond", "reminder-2", "done", "--now", "2026-05-04T08:01:00+02:00").status == 0
+    )
+    let store = try EventStore(path: sandbox.storePath)
+    let huge = "1099511627776"
+    try store.connection.execute("UPDATE events SET utc_offset = \(huge)")
+    try store.connection.execute("UPDATE tasks SET due_offset = -\(huge), done_offset = \(huge)")
+    for command in [
+      ["events"], ["kinds"], ["history"], ["why", "reminder-2"], ["tasks"], ["agenda"],
+      ["status"], ["deliver", "--now", "2026-05-04T09:00:30+02:00"],
+    ] {
+      let run = try sandbox.runBinary(command)
+      // Never a trap (a signal: status 132 or 134).
+      #expect(run.status == 0, "\(command): \(run.status) \(run.stderr)")
+    }
+  }
+
   @Test func aSnoozeThatComesBackTomorrowSaysTheDay() throws {
     let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00", zone: "Europe/Berlin")
     #expect(sandbox.run("settings", "--snooze", "1440").status == 0)

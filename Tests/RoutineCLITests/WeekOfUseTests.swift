@@ -173,6 +173,46 @@ struct WeekOfUseTests {
     #expect(run(sandbox, at: "2026-05-05T20:00:30+02:00", "deliver").stdout.isEmpty)
   }
 
+  /// Past 64 watched kinds the skip check reads the two days once for all kinds instead of a
+  /// query per kind; Mindfulness must still count for the mindfulness preset on that path.
+  @Test func aLoggedMindfulnessCountsWhenManyKindsAreWatched() throws {
+    let sandbox = sandbox()
+    let others = (1...70).map { index in
+      """
+      {"type": "activity", "activity": "Kind \(index)", "style": "notification",
+       "schedule": {"repeat": "weekly", "at": "21:00", "days": "daily"}, "lookbackHours": 12}
+      """
+    }
+    let mindfulness = """
+      {"type": "activity", "activity": "Meditation", "preset": "mindfulness",
+       "style": "notification", "schedule": {"repeat": "weekly", "at": "20:00", "days": "daily"},
+       "lookbackHours": 12}
+      """
+    let file = sandbox.file(
+      "many.json",
+      #"{"format": "routine-definitions", "version": 1, "reminders": ["#
+        + (others + [mindfulness]).joined(separator: ",") + "]}")
+    let csv = sandbox.file(
+      "m.csv",
+      "timestamp,event\n2026-05-05T09:00:00+02:00,Mindfulness\n2026-05-05T10:00:00+02:00,Kind 7\n")
+    #expect(run(sandbox, at: "2026-05-05T19:00:00+02:00", "import", csv).status == 0)
+    // The reminders come after the events, so no cancellation was made when they were logged:
+    // the agenda's forward check alone finds them.
+    let imported = sandbox.run("reminders", "import", file)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let agenda = run(
+      sandbox, at: "2026-05-05T19:00:00+02:00", "agenda", "--to", "2026-05-05 22:00"
+    ).stdout
+    let lines = agenda.split(separator: "\n")
+    #expect(lines.count == 71, "\(agenda)")
+    #expect(
+      lines.filter { $0.contains(" 20:00 ") && $0.hasSuffix(" logged at 09:00)") }.count == 1,
+      "\(agenda)")
+    #expect(
+      lines.filter { $0.contains("(skipped: Kind 7 logged at 10:00)") }.count == 1, "\(agenda)")
+    #expect(lines.filter { $0.contains("(skipped") }.count == 2, "\(agenda)")
+  }
+
   // MARK: 4.8 A time with an offset names a moment, whatever the system's zone
 
   @Test func aOneTimeReminderGivenWithAnOffsetFiresAtThatMoment() {
