@@ -145,16 +145,29 @@ struct LimitsTests {
       sandbox.run("respond", "reminder-2", "done", "--now", "2026-05-04T08:01:00+02:00").status == 0
     )
     let store = try EventStore(path: sandbox.storePath)
-    let huge = "1099511627776"
-    try store.connection.execute("UPDATE events SET utc_offset = \(huge)")
-    try store.connection.execute("UPDATE tasks SET due_offset = -\(huge), done_offset = \(huge)")
-    for command in [
-      ["events"], ["kinds"], ["history"], ["why", "reminder-2"], ["tasks"], ["agenda"],
-      ["status"], ["deliver", "--now", "2026-05-04T09:00:30+02:00"],
-    ] {
-      let run = try sandbox.runBinary(command)
-      // Never a trap (a signal: status 132 or 134).
-      #expect(run.status == 0, "\(command): \(run.status) \(run.stderr)")
+    let edits = [
+      ("9223372036854775807", "0"), ("9223372036854775807", "7200"),
+      ("-9223372036854775808", "-7200"), ("1656000000", "1099511627776"),
+      ("-1099511627776", "-9223372036854775808"),
+    ]
+    for (at, offset) in edits {
+      try store.connection.execute("UPDATE events SET at = \(at), utc_offset = \(offset)")
+      try store.connection.execute(
+        "UPDATE tasks SET due_at = \(at), due_offset = \(offset), done_offset = \(offset)")
+      for command in [
+        ["events"], ["kinds"], ["analyze"], ["plan"], ["backtest"], ["history"],
+        ["why", "reminder-2"], ["tasks"], ["agenda"], ["status"],
+        ["deliver", "--now", "2026-05-04T09:00:30+02:00"],
+      ] {
+        let run = try sandbox.runBinary(command)
+        // Never a trap (a signal: status 132 or 134).
+        #expect(run.status == 0, "\(at) \(offset) \(command): \(run.status) \(run.stderr)")
+      }
+      // A wrong time within what routine writes, never a sentinel or a year out of range.
+      let listed = sandbox.run("kinds")
+      let kinds = listed.stdout + listed.stderr
+      #expect(kinds.contains("Coffee  1 event  "), "\(kinds)")
+      #expect(!kinds.contains("-2922"), "\(kinds)")
     }
   }
 

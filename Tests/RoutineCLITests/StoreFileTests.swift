@@ -1,4 +1,5 @@
 import Foundation
+import RoutineCore
 import RoutineStore
 import Testing
 
@@ -217,5 +218,66 @@ extension StoreFileTests {
       read.stdout != "2026-04-27T07:00:00+02:00  Tea  (cli)\n", "Coffee, in the log, is missing")
     #expect(read.status == 74, "\(read.stdout)")
     #expect(read.stderr.hasPrefix("error: cannot open the store '\(copied)'"), "\(read.stderr)")
+  }
+}
+
+/// Two stores of one file in one process (an app using the library, a test): opening the
+/// second must not drop the first's locks, which closing any descriptor of the file does.
+struct SameProcessStoreTests {
+  @Test func openingASecondStoreKeepsTheFirstsLocksSoNoOtherProcessDeletesItsLog() throws {
+    let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00")
+    #expect(try sandbox.runBinary("log", "Tea").status == 0)
+    let first = try EventStore(path: sandbox.storePath)
+    try first.insert(
+      Event(
+        kind: EventKind("Coffee")!, timestamp: Timestamp(iso8601: "2026-05-04T07:05:00+02:00")!,
+        source: .cli))
+    // A second store of the same file, then the first's file read through another name.
+    let second = try EventStore(path: sandbox.storePath)
+    #expect(try second.count() == 2)
+    // Another process opens and closes the store: had the first lost its shared lock, that
+    // process would take the file as no longer in use and checkpoint and delete the log the
+    // first still writes to.
+    #expect(try sandbox.runBinary("log", "Juice").status == 0)
+    #expect(FileManager.default.fileExists(atPath: sandbox.storePath + "-wal"))
+    try first.insert(
+      Event(
+        kind: EventKind("Water")!, timestamp: Timestamp(iso8601: "2026-05-04T07:10:00+02:00")!,
+        source: .cli))
+    let events = try sandbox.runBinary("events")
+    for kind in ["Tea", "Coffee", "Juice", "Water"] {
+      #expect(events.stdout.contains(kind), "\(events.stdout)")
+    }
+    withExtendedLifetime((first, second)) {}
+  }
+}
+
+/// `--output` never names the store (issue 17): replacing it with an export or a sample would
+/// lose every event.
+struct OutputOverStoreTests {
+  @Test func writingOverTheStoreOrItsLogIsRefusedUnderAnyName() throws {
+    let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00")
+    #expect(try sandbox.runBinary("log", "Tea").status == 0)
+    #expect(try sandbox.runBinary("reminders", "add", "--text", "X", "--at", "09:00").status == 0)
+    let link = sandbox.storePath + ".link"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.storePath)
+    let dotted = FileSystem.parent(of: sandbox.storePath) + "/./routine.db"
+    for command in [
+      ["reminders", "export", "--output", sandbox.storePath],
+      ["reminders", "export", "--output", link],
+      ["reminders", "export", "--output", dotted],
+      ["sample", "--days", "2", "--output", sandbox.storePath],
+    ] {
+      let refused = try sandbox.runBinary(command)
+      #expect(refused.status == 64, "\(command)")
+      #expect(refused.stderr.contains("is the store, or a file SQLite keeps beside it"))
+      let events = try sandbox.runBinary("events")
+      #expect(events.status == 0)
+      #expect(events.stdout.contains("Tea"), "\(command): \(events.stderr)")
+    }
+    // Another file beside the store is written as before.
+    let other = FileSystem.parent(of: sandbox.storePath) + "/definitions.json"
+    #expect(try sandbox.runBinary("reminders", "export", "--output", other).status == 0)
+    #expect(try String(contentsOfFile: other, encoding: .utf8).contains("\"reminder-1\""))
   }
 }

@@ -319,10 +319,7 @@ enum RemindersExportCommand: Command {
         ("tasks", .array(try (store?.tasks() ?? []).map { Definitions.taskJSON($0, zone: zone) })),
         ("reminders", .array(try (store?.reminders() ?? []).map(ReminderFormatting.json))),
       ]).serialized() + "\n"
-    if let path = context.arguments.value("output"), path != "-" {
-      guard !path.isEmpty else {
-        throw UsageError("--output: expected a file path, found an empty value", command: spec.name)
-      }
+    if let path = try context.outputPath(command: spec.name) {
       // The store's data, as private as the store (0600); an existing file keeps its mode.
       let writer = try FileWriter(path: path, newFileMode: 0o600)
       try writer.write(document)

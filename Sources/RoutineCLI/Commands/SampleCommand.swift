@@ -75,10 +75,7 @@ enum SampleCommand: Command {
       options: .init(seed: seed, start: start, days: days, kinds: kinds, timeZone: zone))
 
     // "-" is standard output, as for any file argument.
-    let path = context.arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
-    if path?.isEmpty == true {
-      throw UsageError("--output: expected a file path, found an empty value", command: spec.name)
-    }
+    let path = try context.outputPath(command: spec.name)
     let sink = try path.map(SampleSink.init(path:)) ?? SampleSink(output: context.output)
     try sink.write(format == .csv ? "timestamp,event,value,note\n" : "")
     var count = 0

@@ -94,6 +94,14 @@ public enum FileSystem {
     return kernelFileSystem(of: path) == nil
   }
 
+  /// The device and inode of what `path` names (following symbolic links), or `nil`: the same
+  /// file under two spellings of its path has one identity.
+  public static func identity(of path: String) -> FileIdentity? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+  }
+
   /// The size in bytes of what `path` names (following symbolic links), or `nil`.
   public static func size(of path: String) -> Int64? {
     var status = stat()
@@ -208,4 +216,12 @@ public struct FileSystemFailure: Error, Sendable {
   public var path: String
   /// The `strerror` text.
   public var reason: String
+}
+
+/// A file's identity: its device and inode.
+public struct FileIdentity: Hashable, Sendable {
+  /// The device the file lies on.
+  public var device: UInt64
+  /// The file's inode on that device.
+  public var inode: UInt64
 }

@@ -116,9 +116,7 @@ extension EventStore {
             cancellation: Cancellation(
               occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
               reminderID: select.text(at: 2) ?? "", eventKind: select.text(at: 3) ?? "",
-              eventAt: Timestamp(
-                secondsSince1970: select.int(at: 4),
-                utcOffsetSeconds: Int32(clamping: select.int(at: 5))),
+              eventAt: .stored(at: select.int(at: 4), offset: select.int(at: 5)),
               slot: EventStore.slot(select, at: 8)),
             createdAt: select.int(at: 6),
             restoredAt: select.isNull(at: 7) ? nil : select.int(at: 7)))
@@ -184,9 +182,7 @@ extension EventStore {
       var result: [Timestamp] = []
       while try select.step() {
         result.append(
-          Timestamp(
-            secondsSince1970: select.int(at: 0),
-            utcOffsetSeconds: Int32(clamping: select.int(at: 1))))
+          .stored(at: select.int(at: 0), offset: select.int(at: 1)))
       }
       return result
     }
@@ -207,9 +203,7 @@ extension EventStore {
       var result: [String: [Timestamp]] = [:]
       while try select.step() {
         result[select.text(at: 0) ?? "", default: []].append(
-          Timestamp(
-            secondsSince1970: select.int(at: 1),
-            utcOffsetSeconds: Int32(clamping: select.int(at: 2))))
+          .stored(at: select.int(at: 1), offset: select.int(at: 2)))
       }
       return result
     }

@@ -195,9 +195,7 @@ extension EventStore {
     guard let kind = kinds[statement.int(at: 2)] else { return nil }
     return Event(
       kind: kind,
-      timestamp: Timestamp(
-        secondsSince1970: statement.int(at: 0),
-        utcOffsetSeconds: Int32(clamping: statement.int(at: 1))),
+      timestamp: .stored(at: statement.int(at: 0), offset: statement.int(at: 1)),
       value: statement.isNull(at: 3) ? nil : statement.double(at: 3),
       note: statement.text(at: 4),
       source: EventSource(rawValue: statement.text(at: 5) ?? "") ?? .import)
@@ -219,9 +217,7 @@ extension EventStore {
       try statement.bind(Int64(days.upperBound.daysSince1970 + 2) * 86_400 + margin, at: 2)
       while try statement.step() {
         guard let kindIndex = index[statement.int(at: 2)] else { continue }
-        let timestamp = Timestamp(
-          secondsSince1970: statement.int(at: 0),
-          utcOffsetSeconds: Int32(clamping: statement.int(at: 1)))
+        let timestamp = Timestamp.stored(at: statement.int(at: 0), offset: statement.int(at: 1))
         log.append(EventTime(timestamp), toKindAt: kindIndex)
       }
       log.sort()
@@ -235,10 +231,7 @@ extension EventStore {
       func date(_ sql: String) throws -> LocalDate? {
         let statement = try connection.prepare(sql)
         guard try statement.step() else { return nil }
-        return Timestamp(
-          secondsSince1970: statement.int(at: 0),
-          utcOffsetSeconds: Int32(clamping: statement.int(at: 1))
-        ).localDate
+        return Timestamp.stored(at: statement.int(at: 0), offset: statement.int(at: 1)).localDate
       }
       guard let first = try date("SELECT at, utc_offset FROM events ORDER BY at LIMIT 1"),
         let last = try date("SELECT at, utc_offset FROM events ORDER BY at DESC LIMIT 1")

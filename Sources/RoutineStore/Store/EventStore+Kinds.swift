@@ -39,17 +39,12 @@ extension EventStore {
       while try scan.step() {
         let id = Int(scan.int(at: 0))
         guard id >= 0, id <= largest else { continue }
-        let at = scan.int(at: 1)
+        // Clamped first, so that the sentinels above (outside what is written) always give way.
+        let stamp = Timestamp.stored(at: scan.int(at: 1), offset: scan.int(at: 2))
         counts[id] += 1
         // The earliest and the latest in table order among equals.
-        if at < firsts[id].secondsSince1970 {
-          firsts[id] = Timestamp(
-            secondsSince1970: at, utcOffsetSeconds: Int32(clamping: scan.int(at: 2)))
-        }
-        if at > lasts[id].secondsSince1970 {
-          lasts[id] = Timestamp(
-            secondsSince1970: at, utcOffsetSeconds: Int32(clamping: scan.int(at: 2)))
-        }
+        if stamp.secondsSince1970 < firsts[id].secondsSince1970 { firsts[id] = stamp }
+        if stamp.secondsSince1970 > lasts[id].secondsSince1970 { lasts[id] = stamp }
       }
       // A kind whose events were all deleted or merged away is no longer listed.
       return kinds.compactMap { id, kind in

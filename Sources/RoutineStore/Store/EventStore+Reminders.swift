@@ -402,19 +402,14 @@ extension EventStore {
       id: row.text(at: 0) ?? "",
       name: EventKind(name: row.text(at: 1) ?? "", key: row.text(at: 2) ?? ""),
       due: EventStore.due(
-        at: row.int(at: 3), offset: Int32(clamping: row.int(at: 4)), pinned: row.int(at: 7) != 0),
-      doneAt: row.isNull(at: 5)
-        ? nil
-        : Timestamp(
-          secondsSince1970: row.int(at: 5), utcOffsetSeconds: Int32(clamping: row.int(at: 6))))
+        .stored(at: row.int(at: 3), offset: row.int(at: 4)), pinned: row.int(at: 7) != 0),
+      doneAt: row.isNull(at: 5) ? nil : .stored(at: row.int(at: 5), offset: row.int(at: 6)))
   }
 
   /// The due time stored as `at` and `offset` (see `saveTask`).
-  static func due(at: Int64, offset: Int32, pinned: Bool) -> DueTime {
-    let local = at + Int64(offset)
-    if pinned {
-      return DueTime(pinnedTo: Timestamp(secondsSince1970: at, utcOffsetSeconds: offset))
-    }
+  static func due(_ stored: Timestamp, pinned: Bool) -> DueTime {
+    let local = stored.secondsSince1970 + Int64(stored.utcOffsetSeconds)
+    if pinned { return DueTime(pinnedTo: stored) }
     let days = Int((local - (local % 86_400 + 86_400) % 86_400) / 86_400)
     return DueTime(
       date: LocalDate(daysSince1970: days),

@@ -1,3 +1,4 @@
+import Foundation
 import RoutineCore
 
 #if canImport(Glibc)
@@ -72,6 +73,45 @@ public final class EventStore {
       break
     }
     (connection, whyReadOnly) = try EventStore.connect(path: path, creating: creating)
+    identity = FileSystem.identity(of: path)
+    if let identity { EventStore.openFiles.opened(identity) }
+  }
+
+  deinit {
+    if let identity { EventStore.openFiles.closed(identity) }
+  }
+
+  /// The file this store has open, for ``openFiles``.
+  private let identity: FileIdentity?
+
+  /// The stores this process has open. Closing any descriptor of a file drops every POSIX lock
+  /// the process holds on it (fcntl(2)), SQLite's too: reading a store's header with open(2)
+  /// and close(2) while another store of this process has the same file open would let other
+  /// processes checkpoint under its reader (a short read, or worse, under its writer). SQLite
+  /// defers its own closes for that reason; routine does not read such a file at all.
+  static let openFiles = OpenFiles()
+
+  /// A count of open stores per file, shared by the threads of a process.
+  final class OpenFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [FileIdentity: Int] = [:]
+
+    func opened(_ identity: FileIdentity) {
+      lock.withLock { counts[identity, default: 0] += 1 }
+    }
+
+    func closed(_ identity: FileIdentity) {
+      lock.withLock {
+        counts[identity, default: 1] -= 1
+        if counts[identity] == 0 { counts[identity] = nil }
+      }
+    }
+
+    /// Whether a store of this process has the file at `path` open.
+    func contains(_ path: String) -> Bool {
+      guard let identity = FileSystem.identity(of: path) else { return false }
+      return lock.withLock { counts[identity] != nil }
+    }
   }
 
   /// The connection to a checked, migrated store. Unless `creating`, a command that only reads
@@ -283,6 +323,7 @@ public final class EventStore {
   /// Whether the file's first 64 MiB hold the definition of routine's `migrations` table, as
   /// SQLite keeps it in the schema.
   private static func holdsRoutineSchema(_ path: String) -> Bool {
+    if openFiles.contains(path) { return true }
     let marker = Array(
       "CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)".utf8)
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -306,6 +347,8 @@ public final class EventStore {
   /// it at once; an unmarked database with a journal or log beside it is identified through a
   /// connection that reads the main file only.
   private static func identifyUntouched(_ path: String) throws(StoreError) {
+    // Open in this process already: identified then, and not to be opened and closed now.
+    if openFiles.contains(path) { return }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     var header = [UInt8](repeating: 0, count: 100)
@@ -332,6 +375,8 @@ public final class EventStore {
 
   /// Whether the file starts with SQLite's magic string (a damaged database still does).
   private static func hasSQLiteHeader(_ path: String) -> Bool {
+    // A store this process has open had the header when it was opened.
+    if openFiles.contains(path) { return true }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return true }
     defer { close(descriptor) }
