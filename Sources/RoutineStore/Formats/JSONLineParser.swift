@@ -211,27 +211,25 @@ struct JSONLineParser {
       }
       let code = raw[index + 1]
       index += 2
+      if let byte = JSONEscapes.byte(for: code) {
+        scratch.append(byte)
+        continue
+      }
       switch code {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(code)
-      case UInt8(ascii: "b"): scratch.append(0x08)
-      case UInt8(ascii: "f"): scratch.append(0x0C)
-      case UInt8(ascii: "n"): scratch.append(0x0A)
-      case UInt8(ascii: "r"): scratch.append(0x0D)
-      case UInt8(ascii: "t"): scratch.append(0x09)
       case UInt8(ascii: "u"):
         var scalar = try Self.hex4(raw, at: index)
         index += 4
-        if (0xD800...0xDBFF).contains(scalar) {
+        if JSONEscapes.isHighSurrogate(scalar) {
           guard index + 6 <= raw.count, raw[index] == UInt8(ascii: "\\"),
             raw[index + 1] == UInt8(ascii: "u")
           else { throw Failure(message: "expected a low surrogate after \\u\(Self.hex(scalar))") }
           let low = try Self.hex4(raw, at: index + 2)
-          guard (0xDC00...0xDFFF).contains(low) else {
+          guard JSONEscapes.isLowSurrogate(low) else {
             throw Failure(message: "expected a low surrogate after \\u\(Self.hex(scalar))")
           }
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          scalar = JSONEscapes.scalar(high: scalar, low: low)
           index += 6
-        } else if (0xDC00...0xDFFF).contains(scalar) {
+        } else if JSONEscapes.isLowSurrogate(scalar) {
           throw Failure(message: "expected a high surrogate before \\u\(Self.hex(scalar))")
         }
         for byte in String(Character(Unicode.Scalar(scalar)!)).utf8 { scratch.append(byte) }

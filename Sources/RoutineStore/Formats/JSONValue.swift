@@ -233,26 +233,24 @@ public enum JSONValue: Sendable, Equatable {
           index += 1
           guard let escape = current else { throw failure("expected an escape after '\\'") }
           index += 1
+          if let byte = JSONEscapes.byte(for: escape) {
+            utf8.append(byte)
+            continue
+          }
           switch escape {
-          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-          case UInt8(ascii: "b"): utf8.append(0x08)
-          case UInt8(ascii: "f"): utf8.append(0x0C)
-          case UInt8(ascii: "n"): utf8.append(0x0A)
-          case UInt8(ascii: "r"): utf8.append(0x0D)
-          case UInt8(ascii: "t"): utf8.append(0x09)
           case UInt8(ascii: "u"):
             var scalar = try hex4()
-            if (0xD800..<0xDC00).contains(scalar) {
+            if JSONEscapes.isHighSurrogate(scalar) {
               // A high surrogate: its low half must follow as another \u escape.
               guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
                 bytes[index + 1] == UInt8(ascii: "u")
               else { throw failure("expected the second half of a surrogate pair") }
               index += 2
               let low = try hex4()
-              guard (0xDC00..<0xE000).contains(low) else {
+              guard JSONEscapes.isLowSurrogate(low) else {
                 throw failure("expected the second half of a surrogate pair")
               }
-              scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+              scalar = JSONEscapes.scalar(high: scalar, low: low)
             }
             guard let unicode = Unicode.Scalar(scalar) else {
               throw failure("expected a Unicode scalar, not half of a surrogate pair")
