@@ -255,6 +255,19 @@ struct SameProcessStoreTests {
 /// `--output` never names the store (issue 17): replacing it with an export or a sample would
 /// lose every event.
 struct OutputOverStoreTests {
+  /// Importing the store into itself: reading it outside SQLite would drop the store's locks
+  /// while its transaction runs (SameProcessStoreTests), so it is refused before it is opened.
+  @Test func importingTheStoreIntoItselfIsRefused() throws {
+    let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00")
+    #expect(try sandbox.runBinary("log", "Tea").status == 0)
+    let refused = try sandbox.runBinary("import", sandbox.storePath)
+    #expect(refused.status == 66)
+    #expect(refused.stderr.contains("it is the routine store in use"), "\(refused.stderr)")
+    let events = try sandbox.runBinary("events")
+    #expect(events.stdout.contains("Tea"))
+    #expect(events.stdout.split(separator: "\n").count == 1)
+  }
+
   @Test func writingOverTheStoreOrItsLogIsRefusedUnderAnyName() throws {
     let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00")
     #expect(try sandbox.runBinary("log", "Tea").status == 0)

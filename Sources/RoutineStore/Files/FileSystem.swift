@@ -171,6 +171,7 @@ public enum FileSystem {
   /// are more than `limit`: memory stays bounded whatever is given (a pipe without end,
   /// `/dev/zero`), and pipes and devices read like files.
   public static func contents(of path: String, limit: Int) throws(FileError) -> [UInt8]? {
+    try EventStore.refuseOpenStore(path)
     let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: errorText()) }
     defer { close(descriptor) }

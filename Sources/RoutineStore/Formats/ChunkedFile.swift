@@ -43,6 +43,7 @@ final class ChunkedFile: @unchecked Sendable {
 
   /// Opens `path` for reading; `-` is standard input.
   init(path: String) throws(FileError) {
+    try EventStore.refuseOpenStore(path)
     let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))

@@ -73,16 +73,17 @@ public final class EventStore {
       break
     }
     (connection, whyReadOnly) = try EventStore.connect(path: path, creating: creating)
-    identity = FileSystem.identity(of: path)
-    if let identity { EventStore.openFiles.opened(identity) }
+    // The file and its shared memory, whose locks SQLite holds while the store is open.
+    identities = [path, path + "-shm"].compactMap(FileSystem.identity(of:))
+    for identity in identities { EventStore.openFiles.opened(identity) }
   }
 
   deinit {
-    if let identity { EventStore.openFiles.closed(identity) }
+    for identity in identities { EventStore.openFiles.closed(identity) }
   }
 
-  /// The file this store has open, for ``openFiles``.
-  private let identity: FileIdentity?
+  /// The files this store has open, for ``openFiles``.
+  private let identities: [FileIdentity]
 
   /// The stores this process has open. Closing any descriptor of a file drops every POSIX lock
   /// the process holds on it (fcntl(2)), SQLite's too: reading a store's header with open(2)
@@ -90,6 +91,15 @@ public final class EventStore {
   /// processes checkpoint under its reader (a short read, or worse, under its writer). SQLite
   /// defers its own closes for that reason; routine does not read such a file at all.
   static let openFiles = OpenFiles()
+
+  /// Refuses to read, as an input file, a store this process has open: closing the descriptor
+  /// would drop the store's locks (``openFiles``).
+  static func refuseOpenStore(_ path: String) throws(FileError) {
+    guard path != "-", openFiles.contains(path) else { return }
+    throw .cannotOpen(
+      path: path,
+      reason: "it is the routine store in use; give a file of events (CSV or JSON Lines)")
+  }
 
   /// A count of open stores per file, shared by the threads of a process.
   final class OpenFiles: @unchecked Sendable {
@@ -107,7 +117,8 @@ public final class EventStore {
       }
     }
 
-    /// Whether a store of this process has the file at `path` open.
+    /// Whether a store of this process has the file at `path` open (the store or its shared
+    /// memory).
     func contains(_ path: String) -> Bool {
       guard let identity = FileSystem.identity(of: path) else { return false }
       return lock.withLock { counts[identity] != nil }
