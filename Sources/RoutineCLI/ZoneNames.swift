@@ -28,6 +28,9 @@ enum ZoneNames {
 
   /// `"; did you mean 'Europe/Berlin'?"` for a near miss, or nothing.
   static func suggestion(for name: String, in database: ZoneDatabase) -> String {
+    // "GMT+5": the nearest name would be GMT+0, a wrong zone. Its sign is the trap: say so, and
+    // give the tz database's name for the offset most likely meant (UTC+05:00 is Etc/GMT-5).
+    if ZoneDatabase.isOffsetName(name) { return offsetNameAdvice(name) }
     // Compare the city part too: "Berln" should find "Europe/Berlin".
     let candidates = known(in: database)
     if let near = Suggestion.nearest(to: name, among: candidates) {
@@ -42,6 +45,21 @@ enum ZoneNames {
       return "; did you mean '\(full)'?"
     }
     return ""
+  }
+
+  /// Why an offset written as a name (`GMT+5`, `UTC-03:30`) is refused, and what to give.
+  static func offsetNameAdvice(_ name: String) -> String {
+    let upper = name.uppercased()
+    let rest = upper.drop { $0.isLetter }
+    var text =
+      "; an offset is not a zone name (POSIX and the tz database read its sign backwards:"
+      + " Etc/GMT+5 is five hours behind UTC): give the place, like Asia/Karachi"
+    if let sign = rest.first, let hours = Int(rest.dropFirst()), (0...14).contains(hours) {
+      // The tz database's Etc names carry the POSIX sign: Etc/GMT-5 is UTC+05:00.
+      let utc = "UTC\(sign)\(hours < 10 ? "0" : "")\(hours):00"
+      text += ", or 'Etc/GMT\(sign == "+" ? "-" : "+")\(hours)' for \(utc)"
+    }
+    return text
   }
 
   /// The message for an unknown zone `name` read from `source` (`--tz`, `TZ`), followed by

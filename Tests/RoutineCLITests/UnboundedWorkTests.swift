@@ -280,6 +280,11 @@ struct UnboundedWorkTests {
   @Test func anAgendaLongerThan366DaysIsAUsageErrorThatNamesTheLimit() throws {
     let sandbox = Sandbox(now: "2026-04-27T08:00:00+02:00")
     #expect(sandbox.run("reminders", "add", "--text", "Water", "--at", "09:00").status == 0)
+    // An end before the start, when the start is the default: the message says which start.
+    let before = sandbox.run("agenda", "--to", "2026-04-26")
+    #expect(before.status == 64)
+    #expect(
+      before.stderr.hasPrefix("error: --to must come after the start, now (--from not given)"))
     let refused = try sandbox.runBinary("agenda", "--to", "9999-12-31")
     #expect(refused.status == 64)
     #expect(

@@ -142,6 +142,23 @@ struct WeekOfUseTests {
     #expect(done.stderr.contains("was answered 'dismiss' at 08:01 already"))
   }
 
+  /// A reminder's id answers its firing; a refusal names both, with balanced parentheses.
+  @Test func aRefusalForAReminderIdNamesItsFiring() {
+    let sandbox = sandbox()
+    // A quick-log reminder has a request per weekday.
+    let added = sandbox.run("reminders", "add", "--activity", "NoAlc", "--at", "08:00")
+    #expect(added.status == 0)
+    #expect(run(sandbox, at: "2026-05-04T08:00:30+02:00", "deliver").status == 0)
+    #expect(
+      run(sandbox, at: "2026-05-04T08:01:00+02:00", "respond", "reminder-1", "wild").status == 0)
+    let done = run(sandbox, at: "2026-05-04T08:03:00+02:00", "respond", "reminder-1", "steady")
+    #expect(done.status == 65)
+    #expect(
+      done.stderr.hasPrefix(
+        "error: 'reminder-1' ('reminder-1-weekday-2', Mon 2026-05-04 08:00) was answered 'wild' at 08:01 already;"
+      ), "\(done.stderr)")
+  }
+
   // MARK: 4.4 The snooze button says how long
 
   @Test func theSnoozeButtonSaysTheSnoozeOfTheSettings() {

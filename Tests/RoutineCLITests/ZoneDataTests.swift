@@ -145,6 +145,9 @@ struct ZoneDataTests {
     let named = try sandbox.runBinary("--tz", "GMT+5", "log", "Walk")
     #expect(named.status == 64)
     #expect(named.stderr.hasPrefix("error: --tz: unknown time zone 'GMT+5'"))
+    // The nearest name, GMT+0, would be a wrong zone: the message names the one meant.
+    #expect(!named.stderr.contains("GMT+0"), "\(named.stderr)")
+    #expect(named.stderr.contains("or 'Etc/GMT-5' for UTC+05:00"), "\(named.stderr)")
     // After a colon, glibc reads only files.
     sandbox.variables["TZ"] = ":<+0330>-3:30"
     let colon = try sandbox.runBinary("log", "Tea", "--at", "08:00")

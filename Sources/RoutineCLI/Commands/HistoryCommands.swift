@@ -176,7 +176,11 @@ enum HistoryCommand: Command {
         try RangeOptions.bound(context, "from", now: now, zone: zone) ?? seconds - 7 * 86_400
       let explicitEnd = try RangeOptions.bound(context, "to", now: now, zone: zone)
       guard from < explicitEnd ?? Int64.max else {
-        throw UsageError("--to must come after --from", command: spec.name)
+        throw UsageError(
+          context.arguments.value("from") == nil
+            ? "--to must come after the start, 7 days ago (--from not given)"
+            : "--to must come after --from",
+          command: spec.name)
       }
       if store == nil, let only { throw HistoryCommand.unknown(only, known: []) }
       let to = explicitEnd ?? Int64.max

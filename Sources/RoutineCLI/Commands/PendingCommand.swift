@@ -163,7 +163,13 @@ enum AgendaCommand: Command {
     let to =
       try RangeOptions.bound(context, "to", now: now, zone: zone)
       ?? Agenda.end(after: from, days: Agenda.defaultDays, in: zone)
-    guard from < to else { throw UsageError("--to must come after --from", command: spec.name) }
+    guard from < to else {
+      throw UsageError(
+        context.arguments.value("from") == nil
+          ? "--to must come after the start, now (--from not given)"
+          : "--to must come after --from",
+        command: spec.name)
+    }
     let latest = Agenda.end(after: from, days: Agenda.maximumDays, in: zone)
     guard to <= latest else {
       let start = EventFormatting.localDateTime(RequestFormatting.stamp(from, zone))

@@ -38,7 +38,10 @@ struct Responder {
         id: id, occurrence: occurrence, now: now, zone: zone, clock: clock)
       let firing = Occurrence(requestID: target.requestID, at: target.occurrence)
       let firingText = EventFormatting.localDateTime(TimeArgument.stamp(firing.at, zone))
-      let shownID = target.requestID == id ? id : "\(id)' ('\(target.requestID)"
+      // "'reminder-1' ('reminder-1-weekday-4', Wed 2026-05-06 09:00)" for a reminder's id.
+      let subject =
+        target.requestID == id
+        ? "'\(id)' (\(firingText))" : "'\(id)' ('\(target.requestID)', \(firingText))"
       let given = try store.answers(requestID: firing.requestID).filter { $0.occurrence == firing }
         .map {
           PriorAnswer(action: $0.action, answeredAt: $0.answeredAt, isUndone: $0.undoneAt != nil)
@@ -55,7 +58,7 @@ struct Responder {
         let when = TimeArgument.stamp(closing.answeredAt, zone)
         throw CommandError(
           .dataError,
-          "'\(shownID)' (\(firingText)) was answered '\(closing.action)' at \(clock.formatClock(when.timeOfDay)) already; a firing takes one answer (a snooze and opening it aside), so '\(action)' changes nothing"
+          "\(subject) was answered '\(closing.action)' at \(clock.formatClock(when.timeOfDay)) already; a firing takes one answer (a snooze and opening it aside), so '\(action)' changes nothing"
         )
       }
       let outcome: ActionOutcome
@@ -64,7 +67,7 @@ struct Responder {
         let when = TimeArgument.stamp(earlier.answeredAt, zone)
         let result = Result(
           message:
-            "'\(shownID)' (\(firingText)) was answered '\(action)' at \(clock.formatClock(when.timeOfDay)) already; nothing changed.",
+            "\(subject) was answered '\(action)' at \(clock.formatClock(when.timeOfDay)) already; nothing changed.",
           changed: false)
         try deliverOutput(result)
         return result

@@ -115,7 +115,7 @@ public final class ZoneDatabase: @unchecked Sendable {
   }
 
   /// Whether `name` is an offset from GMT or UTC in Foundation's manner (`GMT+5`, `utc-03:30`).
-  static func isOffsetName(_ name: String) -> Bool {
+  public static func isOffsetName(_ name: String) -> Bool {
     let upper = name.uppercased()
     for prefix in ["GMT", "UTC", "UT"] where upper.hasPrefix(prefix) {
       let rest = upper.dropFirst(prefix.count)
