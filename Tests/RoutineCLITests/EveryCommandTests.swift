@@ -170,7 +170,9 @@ struct EveryCommandTests {
   /// `--json` prints JSON (an object, or one per line for a stream) for every command that
   /// takes it, and is refused by the others, saying what they print instead.
   @Test func jsonIsPrintedOrRefusedByEveryCommand() throws {
-    for spec in Self.allCommands where spec.name != "watch" && spec.name != "help" {
+    for spec in Self.allCommands where spec.name != "help" {
+      // watch runs until stopped: it is only tried here because --json is refused first.
+      if spec.name == "watch", spec.globals.contains(where: { $0.name == "json" }) { continue }
       let sandbox = try sandbox()
       let arguments = Self.adding(["--json"], to: Self.examples(in: sandbox)[spec.name]!)
       let result = try run(arguments, in: sandbox)

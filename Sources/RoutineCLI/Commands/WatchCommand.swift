@@ -16,7 +16,8 @@ enum WatchCommand: Command {
       each firing once).
       """,
     options: SinkOptions.options,
-    globals: ["store", "tz", "json"])
+    globals: ["store", "tz"],
+    jsonNote: "its stdout sink writes each notification as a line of JSON")
 
   static func run(_ context: Context) throws -> ExitCode {
     let sink = try SinkOptions.sink(context)
