@@ -89,6 +89,13 @@ struct CorrectionTests {
     #expect(unknown.status == 65)
     #expect(
       unknown.stderr == "error: there is no kind 'Coffe' in the store; did you mean 'Coffee'?\n")
+    // A kind whose only event was undone is not listed, and cannot be renamed either.
+    #expect(sandbox.run("log", "Tae").status == 0)
+    #expect(sandbox.run("undo", "--yes").status == 0)
+    #expect(!sandbox.run("kinds").stdout.contains("Tae"))
+    let gone = sandbox.run("kinds", "rename", "Tae", "Tea")
+    #expect(gone.status == 65)
+    #expect(gone.stderr.hasPrefix("error: there is no kind 'Tae' in the store"), "\(gone.stderr)")
   }
 }
 

@@ -69,7 +69,8 @@ extension EventStore {
 
   /// Renames the stored kind `old` to `new`, in one transaction. When `new` is another stored
   /// kind, the two merge: `old`'s events move to `new` (duplicates dropped) and `old` is gone.
-  /// Requests that name `old` are changed to name `new`. Returns `nil` when `old` is not stored.
+  /// Requests that name `old` are changed to name `new`. Returns `nil` when `old` is not stored
+  /// or has no events left (undone or deleted): `routine kinds` does not list it either.
   public func renameKind(_ old: EventKind, to new: EventKind) throws -> KindRenaming? {
     defer { forgetKindIDs() }
     return try write {
@@ -79,8 +80,9 @@ extension EventStore {
         return try select.step() ? select.int(at: 0) : nil
       }
       guard let oldID = try id(old.key) else { return nil }
-      let stored = try storedKind(old) ?? old
       let events = try countEvents(kindID: oldID)
+      guard events > 0 else { return nil }
+      let stored = try storedKind(old) ?? old
       let result: KindRenaming
       if new.key != old.key, let newID = try id(new.key) {
         let target = try storedKind(new) ?? new
