@@ -386,6 +386,26 @@ struct DeliveryTests {
     #expect(unknown.stderr.contains("did you mean"))
   }
 
+  /// The first delivery run starts delivery: the firings of the days before it are not
+  /// recorded, and why says that nothing delivered rather than that nothing came due.
+  @Test func theFirstDeliveryRunLooksBackTheGracePeriodAndWhySaysSo() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "08:00").status == 0)
+    let before = sandbox.run("why", "reminder-1", "--now", "2026-05-06T12:00:00+02:00").stdout
+    #expect(
+      before.contains(
+        "No firing of it is recorded: nothing has delivered reminders from this store yet"),
+      "\(before)")
+    #expect(deliver(sandbox, at: "2026-05-06T12:00:00+02:00").stdout.isEmpty)
+    let after = sandbox.run("why", "reminder-1", "--now", "2026-05-06T12:01:00+02:00").stdout
+    #expect(after.contains("No firing of it is recorded yet."), "\(after)")
+    // From then on a firing is delivered, or recorded missed after downtime.
+    #expect(deliver(sandbox, at: "2026-05-07T08:00:30+02:00").stdout.contains("Pills"))
+    _ = deliver(sandbox, at: "2026-05-08T12:00:00+02:00")
+    let missed = sandbox.run("why", "reminder-1", "--now", "2026-05-08T12:01:00+02:00").stdout
+    #expect(missed.contains("Fri 2026-05-08 08:00 reminder-1: missed"), "\(missed)")
+  }
+
   @Test func statusCountsTodayLeavesOutSkippedFiringsAndNeedsNoStore() {
     let empty = Sandbox(now: "2026-05-04T07:00:00+02:00", zone: Self.zone)
     #expect(empty.run("status").stdout == "no reminders\n")

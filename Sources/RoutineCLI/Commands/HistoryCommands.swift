@@ -333,7 +333,16 @@ enum WhyCommand: Command {
           ]))
       }
       members.append(("requests", .array(requestsJSON)))
-      lines.append(recent.isEmpty ? "No firing of it has come due yet." : "Last firings:")
+      if recent.isEmpty {
+        // Firings before the first delivery run are not recorded (docs/delivery.md): say so
+        // rather than claim none came due.
+        lines.append(
+          try store.state(Deliverer.watermark) == nil
+            ? "No firing of it is recorded: nothing has delivered reminders from this store yet ('routine deliver' from cron, or 'routine watch')."
+            : "No firing of it is recorded yet.")
+      } else {
+        lines.append("Last firings:")
+      }
       var firingsJSON: [JSON] = []
       for record in recent {
         let when = EventFormatting.localDateTime(stamp(record.occurrence.at))
