@@ -215,6 +215,31 @@ struct DefinitionsTests {
       ["--text", "A", "--day", "32"], "--day: expected a day of the month from 1 to 31, found '32'"
     ),
     (["--text", "A", "--style", "loud"], "--style: expected notification or alarm, found 'loud'"),
+    // --repeat against the other options: refused, never one of them silently dropped.
+    (
+      ["--text", "A", "--at", "09:00", "--repeat", "weekly"],
+      "--repeat weekly: which days? give --days (mon,wed or weekdays); every day is --repeat daily"
+    ),
+    (
+      ["--text", "A", "--days", "mon", "--repeat", "daily"],
+      "--repeat daily: --days mon says weekly; leave out one of them"
+    ),
+    (
+      ["--activity", "workout", "--days", "mon", "--repeat", "daily"],
+      "--repeat daily: --days mon says weekly; leave out one of them"
+    ),
+    (
+      ["--text", "A", "--day", "3", "--repeat", "weekly"],
+      "--repeat weekly: --day says monthly; leave out one of them"
+    ),
+    (
+      ["--text", "A", "--days", "mon", "--day", "3", "--repeat", "monthly"],
+      "--repeat monthly: --days says weekly; a monthly reminder takes --day N"
+    ),
+    (
+      ["--text", "A", "--at", "2026-05-09 09:00", "--days", "mon", "--repeat", "once"],
+      "--repeat once: a one-time reminder takes a date in --at, not --days or --day"
+    ),
   ])
   func aWrongDefinitionIsAUsageErrorThatAddsNothing(options: [String], message: String) {
     let sandbox = delivery.sandbox()
@@ -222,6 +247,24 @@ struct DefinitionsTests {
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("error: \(message)\nusage: routine reminders add "))
     #expect(sandbox.reminders().isEmpty)
+  }
+
+  /// A --repeat the other options agree with is taken, as before.
+  @Test(arguments: [
+    (["--text", "A", "--days", "mon", "--at", "09:00", "--repeat", "weekly"], "\"A\", mon 09:00."),
+    (
+      ["--text", "A", "--days", "daily", "--at", "09:00", "--repeat", "daily"],
+      "\"A\", daily 09:00."
+    ),
+    (["--text", "A", "--day", "3", "--repeat", "monthly"], "\"A\", monthly on the 3rd 09:00."),
+    (["--activity", "workout", "--repeat", "weekly"], "workout"),
+  ])
+  func aRepeatTheOtherOptionsAgreeWithIsTaken(options: [String], added: String) {
+    let sandbox = delivery.sandbox()
+    let result = sandbox.run(["reminders", "add"] + options)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Added reminder-1: "), "\(result.stdout)")
+    #expect(result.stdout.contains(added), "\(result.stdout)")
   }
 
   @Test func showGivesTheDefinitionItsRequestsAndItsNextFirings() throws {

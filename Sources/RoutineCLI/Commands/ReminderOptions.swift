@@ -232,6 +232,7 @@ enum ReminderOptions {
       guard reminder.kind != .activity || repetition == .weekly || repetition == .daily else {
         throw UsageError("activity reminders repeat on their --days", command: context.command)
       }
+      try checkRepeat(repetition, against: schedule, kind: reminder.kind, context)
       schedule.repetition = repetition
       if repetition == .daily { schedule.weekdays = .everyDay }
     }
@@ -244,6 +245,40 @@ enum ReminderOptions {
     // A habit reminder given only a time keeps to the habit's days and pattern.
     if reminder.kind == .habit, reminder.schedule == nil, given == ["at"] { return }
     reminder.schedule = schedule
+  }
+
+  /// Refuses a `--repeat` the other options contradict, rather than let one silently win:
+  /// `--repeat daily --days mon` dropped the days, `--repeat weekly` without days fired daily.
+  private static func checkRepeat(
+    _ repetition: Repetition, against schedule: ReminderSchedule, kind: Reminder.Kind,
+    _ context: Context
+  ) throws(UsageError) {
+    let arguments = context.arguments
+    let days = arguments.value("days").flatMap(WeekdaySet.init(parsing:))
+    func conflict(_ text: String) -> UsageError {
+      UsageError("--repeat \(repetition.rawValue): \(text)", command: context.command)
+    }
+    switch repetition {
+    case .daily:
+      if let days, days != .everyDay {
+        throw conflict("--days \(arguments.value("days")!) says weekly; leave out one of them")
+      }
+      if arguments.value("day") != nil { throw conflict("--day says monthly; leave out one of them") }
+    case .weekly:
+      if arguments.value("day") != nil { throw conflict("--day says monthly; leave out one of them") }
+      // An activity reminder is weekly on its days anyway (every day by default).
+      if kind != .activity, days == nil, schedule.weekdays == .everyDay {
+        throw conflict("which days? give --days (mon,wed or weekdays); every day is --repeat daily")
+      }
+    case .monthly:
+      if arguments.value("days") != nil {
+        throw conflict("--days says weekly; a monthly reminder takes --day N")
+      }
+    case .once:
+      if arguments.value("days") != nil || arguments.value("day") != nil {
+        throw conflict("a one-time reminder takes a date in --at, not --days or --day")
+      }
+    }
   }
 
   /// A definition's problem as a usage error, in the words of the options that set it.
