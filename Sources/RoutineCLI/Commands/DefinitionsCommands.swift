@@ -457,7 +457,8 @@ enum RemindersImportCommand: Command {
         // What `reminders add` refuses, an import refuses too, naming the reminder.
         var warning: String?
         do {
-          try RemindersAddCommand.check(&reminder, store: store, clock: clock, warning: &warning)
+          try RemindersAddCommand.check(
+            &reminder, store: store, clock: clock, warning: &warning, importing: true)
         } catch let error as CommandError {
           throw CommandError(.dataError, "\(name): reminders[\(index)]: \(error.message)")
         }

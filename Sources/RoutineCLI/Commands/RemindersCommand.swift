@@ -279,9 +279,11 @@ enum RemindersAddCommand: Command {
   /// Checks that `reminder` can fire: a habit reminder before or at a window needs a habit with
   /// a window (refused); all days off means disabled (a warning).
   /// With `now`, one whose time has passed (a one-time reminder, a task's) is a warning too.
+  /// `importing` reads back what an export holds: a habit reminder whose habit lost its window
+  /// (which 'habits edit' allows, with a warning) is kept, silent, with the same warning.
   static func check(
     _ reminder: inout Reminder, store: EventStore, clock: ClockStyle, warning: inout String?,
-    now: Int64? = nil, zone: Zone? = nil
+    now: Int64? = nil, zone: Zone? = nil, importing: Bool = false
   ) throws {
     let habit = try reminder.link.flatMap { try store.habit(id: $0) }
     let task = try reminder.link.flatMap { try store.task(id: $0) }
@@ -297,9 +299,12 @@ enum RemindersAddCommand: Command {
     } catch .noDays {
       reminder.isEnabled = false
       warning = "no day of the week is on, so the reminder is disabled; turn days on with --days"
+    } catch .habitWithoutWindow(let name) where importing {
+      warning =
+        "the habit '\(name)' has no time window, so the reminder makes no request until it has one ('routine habits edit')"
     } catch {
-      throw CommandError(
-        .dataError, "cannot \(reminder.id.isEmpty ? "add" : "change") the reminder: \(error)")
+      let verb = importing ? "import" : reminder.id.isEmpty ? "add" : "change"
+      throw CommandError(.dataError, "cannot \(verb) the reminder: \(error)")
     }
   }
 }
