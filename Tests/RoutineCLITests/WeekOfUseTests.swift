@@ -142,6 +142,28 @@ struct WeekOfUseTests {
     #expect(done.stderr.contains("was answered 'dismiss' at 08:01 already"))
   }
 
+  /// A reminder's id with --occurrence answers the firing of its request at that time.
+  @Test func aReminderIdWithAnOccurrenceAnswersThatFiring() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("reminders", "add", "--activity", "NoAlc", "--at", "09:00").status == 0)
+    for day in ["04", "05", "06"] {
+      #expect(run(sandbox, at: "2026-05-\(day)T09:00:30+02:00", "deliver").status == 0)
+    }
+    let answered = run(
+      sandbox, at: "2026-05-06T10:00:00+02:00", "respond", "reminder-1", "easy", "--occurrence",
+      "2026-05-05T09:00:00+02:00", "--json")
+    #expect(answered.status == 0, "\(answered.stderr)")
+    let history = run(sandbox, at: "2026-05-06T10:01:00+02:00", "history", "--from", "2026-05-01")
+    #expect(
+      history.stdout.contains(
+        "reminder-1-weekday-3  'easy' to the firing of Tue 2026-05-05 09:00"), "\(history.stdout)")
+    let none = run(
+      sandbox, at: "2026-05-06T10:00:00+02:00", "respond", "reminder-1", "easy", "--occurrence",
+      "2026-05-05T09:30:00+02:00")
+    #expect(none.status == 65)
+    #expect(none.stderr.hasPrefix("error: 'reminder-1' has no firing at Tue 2026-05-05 09:30"))
+  }
+
   /// A reminder's id answers its firing; a refusal names both, with balanced parentheses.
   @Test func aRefusalForAReminderIdNamesItsFiring() {
     let sandbox = sandbox()

@@ -114,7 +114,10 @@ enum RespondCommand: Command {
       twice is stored once. Without --occurrence, the firing delivered last is answered.
       """,
     arguments: [
-      ArgumentSpec("ID", "The notification's identifier (as 'routine pending' lists it)."),
+      ArgumentSpec(
+        "ID",
+        "The notification's identifier (as 'routine pending' lists it), or a reminder's id (its firing delivered last, or the one at --occurrence)."
+      ),
       ArgumentSpec("ACTION", "One of the actions its category offers, or open."),
     ],
     options: [

@@ -144,6 +144,33 @@ struct Responder {
     if let delivered { return Responder.target(delivered) }
     // A reminder's own id (`reminder-1` for its requests `reminder-1-weekday-2`...): the firing
     // of its requests delivered last, when there is one.
+    if let occurrence, let reminder = try store.reminder(id: id) {
+      // With --occurrence: the request of the reminder that has that firing (delivered, or
+      // one its trigger has).
+      let requests = try store.pendingRequests(clock: clock).filter {
+        $0.metadata?.reminderID == reminder.id
+      }
+      for request in requests {
+        if let delivered = try store.latestDelivery(requestID: request.id, occurrence: occurrence) {
+          return Responder.target(delivered)
+        }
+      }
+      for request in requests {
+        guard
+          let at = try? ActionHandler.firing(
+            of: request, named: occurrence, namedWasDelivered: false, lastDelivered: nil,
+            now: now, in: zone)
+        else { continue }
+        return AnswerTarget(
+          requestID: request.id, occurrence: at, category: request.category,
+          origin: request.origin, title: request.title, body: request.body,
+          metadata: request.metadata)
+      }
+      let text = EventFormatting.localDateTime(TimeArgument.stamp(occurrence, zone))
+      throw CommandError(
+        .dataError,
+        "'\(id)' has no firing at \(text) (--occurrence names a firing, as delivery gives it)")
+    }
     if occurrence == nil, let reminder = try store.reminder(id: id) {
       if let last = try store.latestDelivery(reminderID: reminder.id) {
         return Responder.target(last)
