@@ -303,11 +303,15 @@ final class Context {
   }
 
   /// The store, created when missing, for a command that runs on whatever it holds (`watch`);
-  /// an invalid zone fails before anything is created.
+  /// an invalid zone fails before anything is created. The locale is not recorded: a watch
+  /// started by a service manager (no `LANG`) must not fix it before the first command typed
+  /// in a terminal records that one (docs/planner.md).
   func openOrCreateStore() throws -> EventStore {
-    if let existing = try openExistingStore() { return try recordingLocale(existing) }
+    if let existing = try openExistingStore() { return existing }
     _ = try userTimeZone(PlannerSettings())
-    return try openStore()
+    let path = try storePath()
+    _ = try EventStore.create(at: path) { _ in () }
+    return try EventStore(path: path, creating: true)
   }
 
   /// Runs `body` in one write transaction of the store (created when missing, and only if `body`

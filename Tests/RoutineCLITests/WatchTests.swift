@@ -195,3 +195,34 @@ struct WatchTests {
     #expect(process.terminationStatus == 0)
   }
 }
+
+/// `watch` started before anything else (a user service without `LANG`) creates the store it
+/// waits on, but leaves the locale to the first command typed in a terminal.
+struct WatchLocaleTests {
+  @Test func aWatchOnAFreshInstallRecordsNoLocale() throws {
+    let sandbox = Sandbox(now: "2026-05-04T07:00:00+02:00", zone: "UTC")
+    sandbox.variables.removeValue(forKey: "ROUTINE_NOW")
+    for name in ["LANG", "LC_ALL", "LC_TIME"] { sandbox.variables.removeValue(forKey: name) }
+    let process = Process()
+    process.executableURL = try Sandbox.binary()
+    process.arguments = ["watch"]
+    process.environment = sandbox.variables
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    let deadline = Date().addingTimeInterval(10)
+    while !FileManager.default.fileExists(atPath: sandbox.storePath), Date() < deadline {
+      usleep(20_000)
+    }
+    #expect(FileManager.default.fileExists(atPath: sandbox.storePath))
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    sandbox.variables["ROUTINE_NOW"] = "2026-05-04T07:00:00+02:00"
+    #expect(sandbox.run("settings", "--json").json["locale"] is NSNull)
+    sandbox.variables["LANG"] = "en_US.UTF-8"
+    #expect(sandbox.run("log", "Tea").status == 0)
+    #expect(sandbox.run("settings", "--json").json["locale"] as? String == "en_US")
+  }
+}
