@@ -386,6 +386,24 @@ struct DeliveryTests {
     #expect(unknown.stderr.contains("did you mean"))
   }
 
+  /// An unanswered alarm's rings read apart in why: each its number and the time it went out.
+  @Test func whyNumbersAnAlarmsRings() {
+    let sandbox = sandbox()
+    #expect(
+      sandbox.run("reminders", "add", "--text", "Pills", "--at", "08:00", "--style", "alarm")
+        .status == 0)
+    for minute in ["00", "05", "10"] {
+      _ = deliver(sandbox, at: "2026-05-04T08:\(minute):30+02:00")
+    }
+    let why = sandbox.run("why", "reminder-1", "--now", "2026-05-04T08:11:00+02:00").stdout
+    #expect(why.contains("Mon 2026-05-04 08:00 reminder-1: delivered through stdout."), "\(why)")
+    #expect(
+      why.contains(
+        "Mon 2026-05-04 08:00 reminder-1: rang again, ring 2 at 08:05 (unanswered alarm) through stdout."
+      ), "\(why)")
+    #expect(why.contains("ring 3 at 08:10"), "\(why)")
+  }
+
   /// The first delivery run starts delivery: the firings of the days before it are not
   /// recorded, and why says that nothing delivered rather than that nothing came due.
   @Test func theFirstDeliveryRunLooksBackTheGracePeriodAndWhySaysSo() {

@@ -346,7 +346,9 @@ enum WhyCommand: Command {
       var firingsJSON: [JSON] = []
       for record in recent {
         let when = EventFormatting.localDateTime(stamp(record.occurrence.at))
-        var text = "  \(when) \(record.occurrence.requestID): " + WhyCommand.explain(record)
+        let rangAt = clock.formatClock(stamp(record.decidedAt).timeOfDay)
+        let explanation = WhyCommand.explain(record, rangAt: rangAt)
+        var text = "  \(when) \(record.occurrence.requestID): " + explanation
         let given = try store.answers(to: record.occurrence)
         for answer in given {
           let at = clock.formatClock(stamp(answer.answeredAt).timeOfDay)
@@ -358,7 +360,7 @@ enum WhyCommand: Command {
             ("id", .string(record.occurrence.requestID)),
             ("occurrence", .string(stamp(record.occurrence.at).iso8601)),
             ("attempt", .integer(record.attempt)), ("outcome", .string(record.outcome.rawValue)),
-            ("late", .bool(record.isLate)), ("explanation", .string(WhyCommand.explain(record))),
+            ("late", .bool(record.isLate)), ("explanation", .string(explanation)),
             (
               "answers",
               .array(
@@ -415,11 +417,14 @@ enum WhyCommand: Command {
     }
   }
 
-  static func explain(_ record: DeliveryRecord) -> String {
+  /// What became of `record`, in words; `rangAt` is the clock time an alarm's later ring went
+  /// out, so that its rings read apart ("ring 3 at 08:10").
+  static func explain(_ record: DeliveryRecord, rangAt: String? = nil) -> String {
     let reason = record.reason.map { ": \($0)" } ?? ""
     switch record.outcome {
     case .delivered:
-      return (record.attempt > 0 ? "rang again (unanswered alarm)" : "delivered")
+      let ring = "ring \(record.attempt + 1)" + (rangAt.map { " at \($0)" } ?? "")
+      return (record.attempt > 0 ? "rang again, \(ring) (unanswered alarm)" : "delivered")
         + (record.isLate ? ", late (delivery ran after downtime)" : "")
         + (record.sink.map { " through \($0)" } ?? "") + reason
     case .sending:
