@@ -43,28 +43,30 @@ struct DefinitionsTests {
   }
 
   /// What an export holds, an import reads back: a habit reminder whose habit lost its window
-  /// (allowed by 'habits edit', with a warning) comes back silent, with the same warning.
+  /// is disabled by 'habits edit' (it cannot fire), and comes back disabled.
   @Test func anExportWithASilencedHabitReminderImportsBack() throws {
     let sandbox = delivery.sandbox()
     #expect(
       sandbox.run("habits", "add", "Stretch", "--days", "mon,wed,fri", "--window", "12:00-13:00")
         .status == 0)
     #expect(sandbox.run("reminders", "add", "--habit", "Stretch").status == 0)
-    #expect(sandbox.run("habits", "edit", "Stretch", "--window", "none").status == 0)
+    let edited = sandbox.run("habits", "edit", "Stretch", "--window", "none")
+    #expect(edited.status == 0)
+    #expect(
+      edited.stderr.contains("reminder-1 is disabled: the habit 'Stretch' has no time window"))
+    #expect(sandbox.reminders()["reminder-1"]?["enabled"] as? Bool == false)
     let file = URL(fileURLWithPath: sandbox.storePath).deletingLastPathComponent()
       .appendingPathComponent("r.json").path
     #expect(sandbox.run("reminders", "export", "--output", file).status == 0)
     let other = Sandbox(now: "2026-05-04T07:00:00+02:00", zone: "Europe/Berlin")
     let imported = other.run("reminders", "import", file)
     #expect(imported.status == 0, "\(imported.stderr)")
-    #expect(
-      imported.stderr.contains(
-        "the habit 'Stretch' has no time window, so the reminder makes no request"))
     let original = try #require(sandbox.reminders()["reminder-1"])
     let copy = try #require(other.reminders()["reminder-1"])
     #expect(Self.fields(copy) == Self.fields(original))
-    // Added with the command line, the same reminder is still refused: it would do nothing.
+    // Enabled, on the command line or in a file, it is still refused: it would do nothing.
     #expect(other.run("reminders", "add", "--habit", "Stretch").status == 65)
+    #expect(other.run("reminders", "enable", "reminder-1").status == 65)
   }
 
   // MARK: Add, list, show

@@ -200,13 +200,19 @@ enum HabitsEditCommand: Command {
           ? Definitions.habitJSON(habit).serialized()
           : "Changed \(habit.id): \(TerminalText.escaped(habit.name.name)), \(HabitsCommand.pattern(habit))."
       )
-      // A change the habit's reminders cannot follow (its window gone) silences them: say so.
+      // A reminder the change leaves unable to fire (its window gone) is disabled, as one
+      // without days is: what is enabled can fire, so an export of it imports back as it is.
       let planner = ReminderPlanner(clock: context.clockStyle(try store.settings()))
       for reminder in try store.reminders() where reminder.link == habit.id && reminder.isEnabled {
         do {
           _ = try planner.requests(for: reminder, habit: habit, task: nil)
         } catch {
-          context.warn("\(reminder.id) no longer fires: \(error)")
+          var disabled = reminder
+          disabled.isEnabled = false
+          _ = try store.updateReminder(disabled, now: try context.nowSeconds())
+          context.warn(
+            "\(reminder.id) is disabled: \(error); 'routine reminders enable \(reminder.id)' once the habit allows it"
+          )
         }
       }
       try context.output.deliver()

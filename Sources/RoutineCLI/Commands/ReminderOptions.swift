@@ -258,14 +258,15 @@ enum ReminderOptions {
     func conflict(_ text: String) -> UsageError {
       UsageError("--repeat \(repetition.rawValue): \(text)", command: context.command)
     }
+    let monthly = "--day says monthly; leave out one of them"
     switch repetition {
     case .daily:
       if let days, days != .everyDay {
         throw conflict("--days \(arguments.value("days")!) says weekly; leave out one of them")
       }
-      if arguments.value("day") != nil { throw conflict("--day says monthly; leave out one of them") }
+      if arguments.value("day") != nil { throw conflict(monthly) }
     case .weekly:
-      if arguments.value("day") != nil { throw conflict("--day says monthly; leave out one of them") }
+      if arguments.value("day") != nil { throw conflict(monthly) }
       // An activity reminder is weekly on its days anyway (every day by default).
       if kind != .activity, days == nil, schedule.weekdays == .everyDay {
         throw conflict("which days? give --days (mon,wed or weekdays); every day is --repeat daily")

@@ -279,8 +279,7 @@ enum RemindersAddCommand: Command {
   /// Checks that `reminder` can fire: a habit reminder before or at a window needs a habit with
   /// a window (refused); all days off means disabled (a warning).
   /// With `now`, one whose time has passed (a one-time reminder, a task's) is a warning too.
-  /// `importing` reads back what an export holds: a habit reminder whose habit lost its window
-  /// (which 'habits edit' allows, with a warning) is kept, silent, with the same warning.
+  /// A disabled habit reminder whose habit has no window is kept (it makes no request).
   static func check(
     _ reminder: inout Reminder, store: EventStore, clock: ClockStyle, warning: inout String?,
     now: Int64? = nil, zone: Zone? = nil, importing: Bool = false
@@ -299,9 +298,9 @@ enum RemindersAddCommand: Command {
     } catch .noDays {
       reminder.isEnabled = false
       warning = "no day of the week is on, so the reminder is disabled; turn days on with --days"
-    } catch .habitWithoutWindow(let name) where importing {
-      warning =
-        "the habit '\(name)' has no time window, so the reminder makes no request until it has one ('routine habits edit')"
+    } catch .habitWithoutWindow where !reminder.isEnabled {
+      // A disabled reminder makes no request: it is kept as it is (`habits edit` disables one
+      // whose habit lost its window, and an export of it imports back).
     } catch {
       let verb = importing ? "import" : reminder.id.isEmpty ? "add" : "change"
       throw CommandError(.dataError, "cannot \(verb) the reminder: \(error)")
