@@ -203,11 +203,13 @@ enum ReminderOptions {
         throw UsageError("--window: \(problem.message)", command: context.command)
       }
     }
+    var givenDays: WeekdaySet?
     if let text = arguments.value("days") {
       guard let days = WeekdaySet(parsing: text) else {
         throw invalid("days", "mon,tue,..., mon-fri, weekdays, weekends, daily or none", text)
       }
       schedule.weekdays = days
+      givenDays = days
       if reminder.kind != .activity { schedule.repetition = days == .everyDay ? .daily : .weekly }
     }
     if let text = arguments.value("day") {
@@ -232,7 +234,7 @@ enum ReminderOptions {
       guard reminder.kind != .activity || repetition == .weekly || repetition == .daily else {
         throw UsageError("activity reminders repeat on their --days", command: context.command)
       }
-      try checkRepeat(repetition, against: schedule, kind: reminder.kind, context)
+      try checkRepeat(repetition, days: givenDays, against: schedule, kind: reminder.kind, context)
       schedule.repetition = repetition
       if repetition == .daily { schedule.weekdays = .everyDay }
     }
@@ -250,11 +252,10 @@ enum ReminderOptions {
   /// Refuses a `--repeat` the other options contradict, rather than let one silently win:
   /// `--repeat daily --days mon` dropped the days, `--repeat weekly` without days fired daily.
   private static func checkRepeat(
-    _ repetition: Repetition, against schedule: ReminderSchedule, kind: Reminder.Kind,
-    _ context: Context
+    _ repetition: Repetition, days: WeekdaySet?, against schedule: ReminderSchedule,
+    kind: Reminder.Kind, _ context: Context
   ) throws(UsageError) {
     let arguments = context.arguments
-    let days = arguments.value("days").flatMap(WeekdaySet.init(parsing:))
     func conflict(_ text: String) -> UsageError {
       UsageError("--repeat \(repetition.rawValue): \(text)", command: context.command)
     }

@@ -6,22 +6,23 @@
 /// has anything to show leaves standard output empty.
 struct JSONListWriter {
   private let output: Output
-  private let key: String
+  /// `{\n  "KEY": [`, the opening both a list and an empty list start with.
+  private let opening: String
   /// How many elements were written.
   private(set) var count = 0
 
   /// A list under `key` in a one-member object, written to `output`.
   init(_ output: Output, key: String) {
     self.output = output
-    self.key = key
+    var opening = "{\n  "
+    JSON.writeString(key, to: &opening)
+    self.opening = opening + ": ["
   }
 
   /// Writes `element` as the list's next.
   mutating func append(_ element: JSON) {
     if count == 0 {
-      var opening = "{\n  "
-      JSON.writeString(key, to: &opening)
-      output.write(opening + ": [\n    ")
+      output.write(opening + "\n    ")
     } else {
       output.write(",\n    ")
     }
@@ -32,9 +33,7 @@ struct JSONListWriter {
   /// Closes the list and the object, with a line break.
   func finish() {
     if count == 0 {
-      var empty = "{\n  "
-      JSON.writeString(key, to: &empty)
-      output.line(empty + ": []\n}")
+      output.line(opening + "]\n}")
     } else {
       output.line("\n  ]\n}")
     }

@@ -267,17 +267,24 @@ extension EventStore {
   /// The habit `id`, or the one named `id` (as kinds match: case and spacing ignored); the one
   /// added first when both are.
   public func habit(id: String) throws -> Habit? {
+    try definition(in: "habits", columns: EventStore.habitColumns, id: id, EventStore.habit(from:))
+  }
+
+  /// The row of `table` (habits or tasks) whose id is `id` or whose name's key is `id`'s, the
+  /// one added first, decoded by `decode`. Both columns are indexed: no scan of every row (an
+  /// import of thousands of habit and task reminders looks up each one's link).
+  private func definition<T>(
+    in table: String, columns: String, id: String, _ decode: (Statement) -> T
+  ) throws -> T? {
     try read {
-      // Both columns are unique, so both are indexed: no scan of every habit (an import of
-      // thousands of habit reminders looks up each one's habit).
       let select = try connection.prepare(
         """
-        SELECT \(EventStore.habitColumns) FROM habits WHERE id = ?1 OR kind_key = ?2
+        SELECT \(columns) FROM \(table) WHERE id = ?1 OR kind_key = ?2
         ORDER BY seq LIMIT 1
         """)
       try select.bind(id, at: 1)
       try select.bind(EventKind(id)?.key, at: 2)
-      return try select.step() ? EventStore.habit(from: select) : nil
+      return try select.step() ? decode(select) : nil
     }
   }
 
@@ -418,17 +425,7 @@ extension EventStore {
 
   /// The task `id`, or the one named `id`; the one added first when several are.
   public func task(id: String) throws -> TodoTask? {
-    try read {
-      // Through the indexes on id and on the name's key, not a scan of every task.
-      let select = try connection.prepare(
-        """
-        SELECT \(EventStore.taskColumns) FROM tasks WHERE id = ?1 OR kind_key = ?2
-        ORDER BY seq LIMIT 1
-        """)
-      try select.bind(id, at: 1)
-      try select.bind(EventKind(id)?.key, at: 2)
-      return try select.step() ? EventStore.task(from: select) : nil
-    }
+    try definition(in: "tasks", columns: EventStore.taskColumns, id: id, EventStore.task(from:))
   }
 
   /// Adds `task`, an empty id getting the next `task-N`; returns it as stored.
