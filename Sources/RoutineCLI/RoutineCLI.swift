@@ -9,7 +9,8 @@ public enum RoutineCLI {
 
   /// Every command, subcommands included; the top-level ones are listed in this order.
   static let commands: [any Command.Type] = [
-    LogCommand.self, UndoCommand.self, ImportCommand.self, EventsCommand.self,
+    LogCommand.self, UndoCommand.self, ImportCommand.self, ExportCommand.self, BackupCommand.self,
+    EventsCommand.self,
     EventsDeleteCommand.self, KindsCommand.self, KindsRenameCommand.self, AnalyzeCommand.self,
     BacktestCommand.self, PlanCommand.self, PendingCommand.self, AgendaCommand.self,
     RemindersCommand.self, RemindersListCommand.self, RemindersAddCommand.self,
