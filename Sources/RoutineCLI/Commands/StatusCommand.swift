@@ -2,7 +2,19 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// `routine status`: one line for a status bar.
+/// What `routine status --format` prints.
+enum StatusFormat: String, CaseIterable {
+  /// The line as it is.
+  case text
+  /// The JSON object waybar's custom modules read (`return-type: json`).
+  case waybar
+  /// The line with `%` doubled, as polybar's script modules want.
+  case polybar
+  /// The line with `#` doubled, as tmux's status line wants.
+  case tmux
+}
+
+/// `routine status [--format text|waybar|polybar|tmux]`: one line for a status bar.
 enum StatusCommand: Command {
   static let spec = CommandSpec(
     name: "status",
@@ -11,13 +23,23 @@ enum StatusCommand: Command {
       Prints '18:00 Workout · 2 of 3 left today' (a reminder on another day shows its day,
       firings that will be skipped are not counted), or 'no reminders'. Made for waybar,
       polybar, i3status or tmux: it only reads, answers quickly, and prints a line even when
-      there is no store yet. With --json: {"next": {"id", "at", "title"} or null, "today",
-      "leftToday", "skippedToday"}.
+      there is no store yet. --format waybar prints waybar's JSON: "text" (the next
+      reminder), "tooltip" (today's remaining reminders), "class" (due-soon within 15 minutes,
+      idle, or off when nothing is left to fire) and "alt" (the same); polybar and tmux print
+      the line with their markup characters escaped (docs/status-bars.md). With --json:
+      {"next": {"id", "at", "title"} or null, "today", "leftToday", "skippedToday"}.
       """,
+    options: [
+      .value("format", "text|waybar|polybar|tmux", "What to print (default: text).")
+    ],
     globals: ["store", "now", "tz", "json"])
+
+  /// How close the next reminder is when waybar's class says `due-soon`.
+  static let dueSoonSeconds: Int64 = 15 * 60
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
+    let format = try self.format(context)
     let (summary, zone, clock) = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let requests = try store?.pendingRequests(clock: clock) ?? []
@@ -44,23 +66,93 @@ enum StatusCommand: Command {
         ]).serialized())
       return .ok
     }
-    guard let next = summary.next else {
-      context.output.line("no reminders")
-      return .ok
-    }
-    let stamp = TimeArgument.stamp(next.at, zone)
     let today = WallClock.localDate(at: now, in: zone)
-    let day = stamp.localDate == today ? "" : "\(stamp.localDate.weekdayName) "
-    context.output.line(
-      "\(day)\(clock.format(stamp.timeOfDay)) \(TerminalText.escaped(next.request.title))"
-        + " · \(summary.leftToday) of \(summary.today) left today")
+    /// `18:00 Workout`, or `Fri 18:00 Workout` on another day.
+    func label(_ item: Agenda.Item) -> String {
+      let stamp = TimeArgument.stamp(item.at, zone)
+      let day = stamp.localDate == today ? "" : "\(stamp.localDate.weekdayName) "
+      return "\(day)\(clock.format(stamp.timeOfDay)) \(item.request.title)"
+    }
+    let line =
+      summary.next.map { "\(label($0)) · \(summary.leftToday) of \(summary.today) left today" }
+      ?? "no reminders"
+    switch format {
+    case .text:
+      context.output.line(TerminalText.escaped(line))
+    case .polybar:
+      // Polybar reads %{...} in a script's output as formatting: a title must not restyle the bar.
+      context.output.line(oneLine(line).replacingOccurrences(of: "%", with: "%%"))
+    case .tmux:
+      // tmux reads #[...] and #{...} in a status command's output: ## is a literal #.
+      context.output.line(oneLine(line).replacingOccurrences(of: "#", with: "##"))
+    case .waybar:
+      context.output.line(
+        waybar(summary, now: now, label: label).compact())
+    }
     return .ok
+  }
+
+  /// The object waybar's custom module reads. Its text and tooltip are Pango markup, so `&`,
+  /// `<` and `>` in a title are escaped.
+  static func waybar(_ summary: StatusSummary, now: Int64, label: (Agenda.Item) -> String)
+    -> JSON
+  {
+    let state: String
+    if let next = summary.next {
+      state = next.at - now <= dueSoonSeconds ? "due-soon" : "idle"
+    } else {
+      state = "off"
+    }
+    var tooltip: [String]
+    if summary.remaining.isEmpty {
+      tooltip = ["Nothing left today."]
+    } else {
+      tooltip = ["\(summary.leftToday) of \(summary.today) left today:"]
+      tooltip += summary.remaining.map(label)
+    }
+    if summary.skippedToday > 0 {
+      tooltip.append("\(summary.skippedToday) skipped today (already done).")
+    }
+    if summary.remaining.isEmpty, let next = summary.next {
+      tooltip.append("Next: \(label(next))")
+    }
+    return .object([
+      ("text", .string(markup(summary.next.map(label) ?? "no reminders"))),
+      ("tooltip", .string(tooltip.map(markup).joined(separator: "\n"))),
+      ("class", .string(state)), ("alt", .string(state)),
+    ])
+  }
+
+  /// `--format`.
+  static func format(_ context: Context) throws(UsageError) -> StatusFormat {
+    guard let text = context.arguments.value("format") else { return .text }
+    guard let format = StatusFormat(rawValue: text.lowercased()) else {
+      throw UsageError(
+        "--format: expected text, waybar, polybar or tmux, found '\(text)'",
+        command: context.command)
+    }
+    return format
+  }
+
+  /// Pango markup's escapes, on a line without control characters.
+  static func markup(_ text: String) -> String {
+    oneLine(text).replacingOccurrences(of: "&", with: "&amp;")
+      .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+  }
+
+  /// A status bar shows one line: control characters (a line break in a title) become spaces.
+  static func oneLine(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
   }
 }
 
 /// What `status` counts: the next firing that is not skipped, and today's firings.
 struct StatusSummary {
   var next: Agenda.Item?
+  /// Today's firings still to come, not skipped, in order.
+  var remaining: [Agenda.Item] = []
   var today = 0
   var leftToday = 0
   var skippedToday = 0
@@ -81,6 +173,7 @@ struct StatusSummary {
       today += 1
       if item.at > now {
         leftToday += 1
+        remaining.append(item)
         if next == nil { next = item }
       }
     }

@@ -62,4 +62,16 @@ enum ExportCommand: Command {
     if out.hasSuffix(".ics") { return .ics }
     return .csv
   }
+
+  /// Writes a whole document to `--out` (replaced atomically; a new file readable by its owner
+  /// only, as the store is) or to standard output.
+  static func write(_ document: String, context: Context) throws {
+    guard let path = try context.outputPath(command: spec.name, option: "out") else {
+      context.output.writeVerbatim(document)
+      return
+    }
+    let writer = try FileWriter(path: path, newFileMode: 0o600)
+    try writer.write(document)
+    try writer.finish()
+  }
 }
