@@ -91,7 +91,7 @@ extension EventStore {
     try write {
       var sink = ImportSink(
         inserter: try EventInserter(connection: connection, source: source),
-        kindID: { try self.kindID(for: $0) })
+        defaultSource: source, kindID: { try self.kindID(for: $0) })
       try reader.read(into: &sink)
       return sink.summary
     }
