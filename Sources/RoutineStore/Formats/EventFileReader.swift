@@ -615,7 +615,11 @@ public struct EventFileReader: Sendable {
         if trim(content).isEmpty { continue }
         switch state.parser.parse(content) {
         case .failure(var message):
-          if ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0) {
+          if state.line == 1, trim(content).elementsEqual([UInt8(ascii: "{")]) {
+            message +=
+              "; this looks like one JSON document (as 'routine events --json' prints): import "
+              + "reads JSON Lines, one event per line, as 'routine export --format jsonl' writes"
+          } else if ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0) {
             message +=
               "; this does not look like JSON Lines: is it CSV? "
               + (format == .jsonl

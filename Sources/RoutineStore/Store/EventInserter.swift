@@ -27,6 +27,8 @@ struct EventInserter {
   /// Inserts the following rows with `source`.
   mutating func bind(_ source: EventSource) throws {
     guard source != self.source else { return }
+    // A statement binds only between a reset and its next step.
+    statement.reset()
     try statement.bind(source.rawValue, at: 6)
     self.source = source
   }

@@ -102,9 +102,11 @@ struct EventRows {
   }
 
   /// The shortest decimal that reads back as the same `Double` (Swift's own description, which
-  /// guarantees it), with whole numbers below 10^15 written without a fraction.
+  /// guarantees it), with whole numbers below 2^63 written as integers (`1000000000000000`, not
+  /// `1e+15`), which read back exactly too. Negative zero is written `0`: the store keeps no sign
+  /// of zero.
   private mutating func appendNumber(_ value: Double) {
-    if value == value.rounded(), abs(value) < 1e15 {
+    if value == value.rounded(), abs(value) < 0x1p63 {
       var whole = Int(value)
       if whole == 0 {
         bytes.append(UInt8(ascii: "0"))

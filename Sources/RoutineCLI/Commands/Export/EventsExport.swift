@@ -17,7 +17,14 @@ enum EventsExport {
       var rows = EventRows(format: format)
       func drain() throws {
         try rows.bytes.withUnsafeBytes { bytes in
-          if let writer { try writer.write(bytes) } else { context.output.writeVerbatim(bytes) }
+          if let writer {
+            try writer.write(bytes)
+          } else if context.output.isTerminal {
+            // Shown, not saved: control characters in notes must not drive the terminal.
+            context.output.write(String(decoding: bytes, as: UTF8.self))
+          } else {
+            context.output.writeVerbatim(bytes)
+          }
         }
         rows.removeAll()
       }
