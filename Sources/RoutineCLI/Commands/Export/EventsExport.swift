@@ -29,7 +29,7 @@ enum EventsExport {
         rows.removeAll()
       }
       var count = 0
-      try store?.forEachStoredEvent(selection) { stored in
+      try store?.forEachStoredEvent(selection, byInsertionWithinInstant: false) { stored in
         rows.append(stored.event)
         count += 1
         if rows.isFull { try drain() }
