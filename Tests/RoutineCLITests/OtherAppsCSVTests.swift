@@ -244,7 +244,7 @@ struct OtherAppsCSVTests {
     #expect(result.status == 65)
     #expect(
       result.stderr.contains(
-        "line 1: expected a JSON object, found the end of the line; this looks like one JSON document (as 'routine events --json' prints)"
-      ) || result.stderr.contains("this looks like one JSON document"), "\(result.stderr)")
+        "line 1: expected a key in double quotes, found the end of the line; this looks like one JSON document (as 'routine events --json' prints): import reads JSON Lines, one event per line, as 'routine export --format jsonl' writes"
+      ), "\(result.stderr)")
   }
 }
