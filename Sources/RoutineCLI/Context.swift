@@ -341,29 +341,35 @@ final class Context {
     }
   }
 
-  /// `path` for display: under the home directory as `~/...`, with control and direction
-  /// characters escaped (a path is anything the user typed).
-  /// The file `--output` names, or `nil` for standard output (no option, or `-`). An empty path
-  /// is refused, and so is the store itself or a file beside it that SQLite keeps (its log,
-  /// its index, its journal), under any name: replacing it would lose every event.
+  /// The file `--output` (or the `option` a command names its output with) names, or `nil` for
+  /// standard output (no option, or `-`). An empty path is refused, and so is the store itself
+  /// or a file beside it that SQLite keeps (its log, its index, its journal), under any name:
+  /// replacing it would lose every event.
   func outputPath(command: String, option: String = "output") throws -> String? {
     guard let path = arguments.value(option), path != "-" else { return nil }
     guard !path.isEmpty else {
       throw UsageError("--\(option): expected a file path, found an empty value", command: command)
     }
+    try refuseStoreFile(path, option: "--\(option)", command: command)
+    return path
+  }
+
+  /// Refuses `path` when it is the store or a file SQLite keeps beside it, under any name.
+  func refuseStoreFile(_ path: String, option: String, command: String) throws {
     if let target = FileSystem.identity(of: path), let store = try? storePath() {
       let files = ["", "-wal", "-shm", "-journal"].compactMap {
         FileSystem.identity(of: store + $0)
       }
       if files.contains(target) {
         throw UsageError(
-          "--\(option): '\(displayPath(path))' is the store, or a file SQLite keeps beside it; writing there would replace every event: give another file",
+          "\(option): '\(displayPath(path))' is the store, or a file SQLite keeps beside it; writing there would replace every event: give another file",
           command: command)
       }
     }
-    return path
   }
 
+  /// `path` for display: under the home directory as `~/...`, with control and direction
+  /// characters escaped (a path is anything the user typed).
   func displayPath(_ path: String) -> String {
     guard let home = environment.variables["HOME"], home.count > 1, path.hasPrefix(home + "/")
     else { return TerminalText.escaped(path) }

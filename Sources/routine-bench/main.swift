@@ -2,7 +2,8 @@
 //
 //   swift build -c release && .build/release/routine-bench [--runs N] [--work DIR]
 //
-// with --delivery, only the delivery and reminder targets (Delivery.swift; --idle-seconds N for
+// with --export, the export targets and the import beside them (Export.swift); with --delivery,
+// only the delivery and reminder targets (Delivery.swift; --idle-seconds N for
 // the watch, 60 by default), with --unbounded, the measurements of issue 17 (Unbounded.swift),
 // and, with --quality, the long backtest of the generated persona that used to be a unit test
 // (two minutes in a debug build; a second here): docs/analytics.md gives its quality bars.
@@ -259,6 +260,10 @@ print(
 print("")
 print("| measurement | mean | min | max | peak memory | target | |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
+if arguments.contains("--export") {
+  exportBenchmarks(log: log)
+  exit(0)
+}
 
 // analyze --log over the whole file (a window longer than the 50 years it spans).
 let analyzeArguments = [

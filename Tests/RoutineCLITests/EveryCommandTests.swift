@@ -57,7 +57,7 @@ struct EveryCommandTests {
       "log": ["log", "Coffee", "--at", "09:45"],
       "undo": ["undo", "--yes"],
       "import": ["import", file("more.csv")],
-      "export": ["export", "--format", "apple-json"],
+      "export": ["export", "--format", "csv"],
       "backup": ["backup", file("backup.db")],
       "events": ["events", "--from", "yesterday"],
       "events delete": ["events", "delete", "--last", "1", "--yes"],

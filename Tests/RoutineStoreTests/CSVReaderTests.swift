@@ -89,16 +89,16 @@ struct CSVReaderTests {
     ),
     (
       "2026-04-20T07:05Z,Wake Up\n",
-      "'bad.csv' line 1: expected a header line 'timestamp,event[,value][,note]', found a data line"
+      "'bad.csv' line 1: expected a header line 'timestamp,event[,value][,note][,source]', found a data line"
     ),
     (
       "timestamp,kind\n",
-      "'bad.csv' line 1: expected a header line 'timestamp,event[,value][,note]', found an unknown column 'kind'"
+      "'bad.csv' line 1: expected the columns timestamp and event; found timestamp, kind. To read them, add: --columns \"timestamp=timestamp,event=kind\""
     ),
     ("timestamp,event,event\n", "'bad.csv' line 1: column 'event' appears twice in the header"),
     (
       "timestamp,note\n",
-      "'bad.csv' line 1: expected a header line 'timestamp,event[,value][,note]', found no 'event' column"
+      "'bad.csv' line 1: expected a header line 'timestamp,event[,value][,note][,source]', found no 'event' column"
     ),
   ])
   func reportsTheFileTheLineAndWhatWasExpected(text: String, message: String) {
@@ -164,7 +164,7 @@ struct JSONLinesReaderTests {
       {"timestamp": "2026-04-20T07:05:00+02:00", "event": "Wake Up"}
       {"event":"Caf\\u00e9 \\ud83d\\ude00","timestamp":"2026-04-20T07:30Z","value":1.5,"note":"a\\"b\\\\c\\nd"}
 
-      {"timestamp": "2026-04-20T08:00Z", "event": "Water", "value": null, "note": null, "source": {"app": [1, true, null]}}
+      {"timestamp": "2026-04-20T08:00Z", "event": "Water", "value": null, "note": null, "origin": {"app": [1, true, null]}}
       """)
     let records = try read(path).records
     #expect(records.map(\.line) == [1, 2, 4])

@@ -24,6 +24,14 @@ enum ImportCommand: Command {
         "assume-zone", "ZONE",
         "Read timestamps without a UTC offset as local times in ZONE (daylight-saving rules of docs/time.md)."
       ),
+      .value(
+        "columns", "MAP",
+        "Read another app's CSV: which columns hold which field, e.g. \"timestamp=Date+Time,event=Activity,value=Amount,note=Comment\" (docs/formats.md)."
+      ),
+      .value(
+        "date-order", "dmy|mdy",
+        "Read numeric dates such as 04/05/2026 day first (dmy) or month first (mdy); without it, only dates that cannot be read both ways are read."
+      ),
     ],
     globals: ["store", "tz", "json"],
     globalHelp: ["tz": "Also read timestamps without a UTC offset in ZONE (as --assume-zone)."])
@@ -32,6 +40,8 @@ enum ImportCommand: Command {
     let format = try context.fileFormat()
     let skips = context.arguments.flag("skip-invalid")
     let zone = try context.assumedZone()
+    let columns = try columnMapping(context)
+    let dateOrder = try self.dateOrder(context)
     // On a fresh install, a store is made only if a file could be imported.
     let (status, _) = try context.withWritableStore(
       keep: { $0.0 == .ok || $0.1 > 0 }, checkingZone: false
@@ -54,7 +64,7 @@ enum ImportCommand: Command {
       return try store.write {
         try importFiles(
           into: store, format: format, skippingInvalid: skips, assumedZone: zone,
-          userZone: userZone, context: context)
+          columns: columns, dateOrder: dateOrder, userZone: userZone, context: context)
       }
     }
     return status
@@ -65,7 +75,8 @@ enum ImportCommand: Command {
   /// status and how many events were added.
   private static func importFiles(
     into store: EventStore, format: EventFileFormat?, skippingInvalid skips: Bool,
-    assumedZone zone: Zone?, userZone: Zone?, context: Context
+    assumedZone zone: Zone?, columns: ColumnMapping?, dateOrder: DateOrder?, userZone: Zone?,
+    context: Context
   ) throws -> (ExitCode, Int) {
     var status = ExitCode.ok
     var added = 0
@@ -73,7 +84,8 @@ enum ImportCommand: Command {
     var notes: [String] = []
     for path in context.arguments.arguments {
       let reader = EventFileReader(
-        path: path, format: format, skipsInvalid: skips, assumedZone: zone)
+        path: path, format: format, skipsInvalid: skips, assumedZone: zone, columns: columns,
+        dateOrder: dateOrder)
       let name = TerminalText.escaped(displayName(path))
       do {
         let summary = try store.importEvents(from: reader)
@@ -129,6 +141,27 @@ enum ImportCommand: Command {
     // a savepoint in this transaction, so a failed file still leaves the others.
     try context.output.deliver()
     return (status, added)
+  }
+
+  /// `--columns`, parsed (it applies to CSV files; JSON Lines names its keys already).
+  private static func columnMapping(_ context: Context) throws(UsageError) -> ColumnMapping? {
+    guard let text = context.arguments.value("columns") else { return nil }
+    do {
+      return try ColumnMapping(parsing: text)
+    } catch {
+      throw UsageError("--columns: \(error.message)", command: context.command)
+    }
+  }
+
+  /// `--date-order`.
+  private static func dateOrder(_ context: Context) throws(UsageError) -> DateOrder? {
+    guard let text = context.arguments.value("date-order") else { return nil }
+    guard let order = DateOrder(rawValue: text.lowercased()) else {
+      throw UsageError(
+        "--date-order: expected dmy (day first) or mdy (month first), found '\(text)'",
+        command: context.command)
+    }
+    return order
   }
 
   /// The checks after logging for the events of the last two days (the longest look-back): a

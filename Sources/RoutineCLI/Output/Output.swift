@@ -63,6 +63,12 @@ public final class Output {
     if buffer.count >= 1 << 16 { flush() }
   }
 
+  /// Appends `bytes` as they are: file contents built as bytes (`routine export`).
+  public func writeVerbatim(_ bytes: UnsafeRawBufferPointer) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
   /// Appends `text` and a line break.
   public func line(_ text: String = "") {
     write(text)

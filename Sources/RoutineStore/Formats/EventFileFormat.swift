@@ -32,4 +32,18 @@ public struct RawRecord {
   public var value: Double?
   /// The note as UTF-8; empty when there is none.
   public var note: UnsafeRawBufferPointer
+  /// Where the event came from, when the file says (a `source` column or key, as exports
+  /// write); `nil` leaves it to the importer (`import`).
+  public var source: EventSource? = nil
+}
+
+extension EventSource {
+  /// What a file may name as a source, for messages.
+  static let expected = "cli, import or notification"
+
+  /// The source `bytes` name exactly (`cli`, `import`, `notification`), or `nil`.
+  init?(bytes: UnsafeRawBufferPointer) {
+    guard bytes.count <= 12 else { return nil }
+    self.init(rawValue: String(decoding: bytes, as: UTF8.self))
+  }
 }

@@ -29,7 +29,12 @@ public protocol RecordSink {
 /// in any order; fields follow RFC 4180 (double quotes around fields with commas, quotes or line
 /// breaks; `""` for a quote inside). JSON Lines has one object per line with the keys
 /// `timestamp`, `event` and optionally `value` (number or null) and `note` (string or null);
-/// other keys are ignored. Blank lines are skipped; a UTF-8 byte order mark is allowed.
+/// other keys are ignored. Both may carry a `source` (`cli`, `import` or `notification`), as
+/// exports do. Blank lines are skipped; a UTF-8 byte order mark is allowed.
+///
+/// Another application's CSV is read through a ``ColumnMapping`` (its date and time columns
+/// joined); timestamps that are not ISO 8601 are read by ``LooseDateTime`` (in any file: the
+/// plain path pays for it only when the ISO parse fails).
 public struct EventFileReader: Sendable {
   /// The path as the user named it (used in messages).
   public let path: String
@@ -40,16 +45,22 @@ public struct EventFileReader: Sendable {
   /// The zone timestamps without a UTC offset are read in (by the rules of docs/time.md); `nil`
   /// rejects them.
   public let assumedZone: Zone?
+  /// Which CSV columns hold which fields; `nil` for routine's own header names.
+  public let columns: ColumnMapping?
+  /// The order of numeric dates whose day and month could be swapped; `nil` refuses them.
+  public let dateOrder: DateOrder?
 
   /// A reader for `path` (`-` is standard input).
   public init(
     path: String, format: EventFileFormat? = nil, skipsInvalid: Bool = false,
-    assumedZone: Zone? = nil
+    assumedZone: Zone? = nil, columns: ColumnMapping? = nil, dateOrder: DateOrder? = nil
   ) {
     self.path = path
     self.format = format
     self.skipsInvalid = skipsInvalid
     self.assumedZone = assumedZone
+    self.columns = columns
+    self.dateOrder = dateOrder
   }
 
   /// The longest record (a line, or for CSV the lines of one quoted record): 1 MiB.
@@ -61,11 +72,11 @@ public struct EventFileReader: Sendable {
     let (file, format) = try open()
     switch format {
     case .csv:
-      var state = CSVState(zone: assumedZone)
+      var state = CSVState(zone: assumedZone, order: dateOrder)
       defer { state.deallocate() }
       _ = try scanCSV(file, &state, until: .endOfFile, into: &sink)
     case .jsonl:
-      var state = JSONState(zone: assumedZone)
+      var state = JSONState(zone: assumedZone, order: dateOrder)
       defer { state.deallocate() }
       _ = try scanJSONL(file, &state, until: .endOfFile, into: &sink)
     }
@@ -89,8 +100,8 @@ public struct EventFileReader: Sendable {
   ) throws -> [Part<Sink>] {
     let (file, format) = try open()
     var first = Part(sink: makeSink(), lineOffset: 0)
-    var csv = CSVState(zone: assumedZone)
-    var json = JSONState(zone: assumedZone)
+    var csv = CSVState(zone: assumedZone, order: dateOrder)
+    var json = JSONState(zone: assumedZone, order: dateOrder)
     defer {
       csv.deallocate()
       json.deallocate()
@@ -118,8 +129,8 @@ public struct EventFileReader: Sendable {
     let second = try ChunkedFile(path: path)
     second.restrict(to: split..<file.size)
     let work = ParallelParts(first: first, second: Part(sink: makeSink(), lineOffset: 0))
-    var secondCSV = CSVState(columns: csv.columns, zone: assumedZone)
-    var secondJSON = JSONState(zone: assumedZone)
+    var secondCSV = CSVState(columns: csv.columns, zone: assumedZone, order: dateOrder)
+    var secondJSON = JSONState(zone: assumedZone, order: dateOrder)
     defer {
       secondCSV.deallocate()
       secondJSON.deallocate()
@@ -212,11 +223,21 @@ public struct EventFileReader: Sendable {
 
   private struct Columns {
     var timestamp = -1
+    /// The time column joined to the date in `timestamp` (`--columns timestamp=Date+Time`).
+    var time = -1
     var event = -1
     var value = -1
     var note = -1
+    var source = -1
     var count = 0
-    static let expected = "timestamp,event[,value][,note]"
+    /// The header's names as written, for messages; empty for routine's own header.
+    var names: [String] = []
+    static let expected = "timestamp,event[,value][,note][,source]"
+
+    /// How messages name column `index`: by its header when mapped, else by the field.
+    func label(_ index: Int, field: String) -> String {
+      names.isEmpty ? field : "column '\(names[index])'"
+    }
   }
 
   /// Where a scan stops.
@@ -233,21 +254,24 @@ public struct EventFileReader: Sendable {
   private struct CSVState {
     var parser = CSVRecordParser()
     var timestamps: TimestampParser
+    var loose: LooseDateTime
     var line = 1
     var columns: Columns?
     var kind = ByteScratch()
     var note = ByteScratch()
     var timestamp = ByteScratch()
     var value = ByteScratch()
+    var other = ByteScratch()
 
-    init(columns: Columns? = nil, zone: Zone?) {
+    init(columns: Columns? = nil, zone: Zone?, order: DateOrder?) {
       self.columns = columns
       timestamps = TimestampParser(assumingZone: zone)
+      loose = LooseDateTime(order: order, zone: zone)
     }
 
     func deallocate() {
       parser.deallocate()
-      for buffer in [kind, note, timestamp, value] { buffer.deallocate() }
+      for buffer in [kind, note, timestamp, value, other] { buffer.deallocate() }
     }
   }
 
@@ -281,7 +305,8 @@ public struct EventFileReader: Sendable {
             try record(
               state.parser, window, columns: columns, line: state.line, into: &sink,
               kind: &state.kind, note: &state.note, timestamp: &state.timestamp,
-              value: &state.value, timestamps: &state.timestamps)
+              value: &state.value, other: &state.other, timestamps: &state.timestamps,
+              loose: &state.loose)
           } else {
             state.columns = try header(state.parser, window, line: state.line)
           }
@@ -313,51 +338,108 @@ public struct EventFileReader: Sendable {
   private func header(_ parser: CSVRecordParser, _ window: UnsafeRawBufferPointer, line: Int) throws
     -> Columns
   {
-    var columns = Columns()
-    columns.count = parser.fieldCount
-    for (index, field) in parser.fields.prefix(parser.fieldCount).enumerated() {
+    var names: [String] = []
+    for field in parser.fields.prefix(parser.fieldCount) {
       var scratch = ByteScratch()
       defer { scratch.deallocate() }
-      let name = String(
-        decoding: trim(parser.bytes(of: field, in: window, scratch: &scratch)), as: UTF8.self
-      ).lowercased()
+      names.append(
+        String(
+          decoding: trim(parser.bytes(of: field, in: window, scratch: &scratch)), as: UTF8.self))
+    }
+    if let columns { return try mapped(names, by: columns, line: line) }
+    var result = Columns()
+    result.count = names.count
+    for (index, original) in names.enumerated() {
+      let name = original.lowercased()
       let slot: WritableKeyPath<Columns, Int>
       switch name {
       case "timestamp": slot = \.timestamp
       case "event": slot = \.event
       case "value": slot = \.value
       case "note": slot = \.note
+      case "source": slot = \.source
       default:
-        var found = name.first?.isNumber == true ? "a data line" : "an unknown column '\(name)'"
-        if index == 0, name.hasPrefix("{") {
-          found =
-            "a JSON object: this looks like JSON Lines"
-            + (format == .csv ? ", not CSV as --format says" : "; name the file .jsonl")
+        if name.first?.isNumber == true || (index == 0 && name.hasPrefix("{")) {
+          var found = "a data line"
+          if name.hasPrefix("{") {
+            found =
+              "a JSON object: this looks like JSON Lines"
+              + (format == .csv ? ", not CSV as --format says" : "; name the file .jsonl")
+          }
+          throw FormatError(
+            file: path, line: line,
+            message: "expected a header line '\(Columns.expected)', found \(found)")
         }
-        throw FormatError(
-          file: path, line: line,
-          message: "expected a header line '\(Columns.expected)', found \(found)")
+        throw FormatError(file: path, line: line, message: Self.unknownHeader(names))
       }
-      guard columns[keyPath: slot] < 0 else {
+      guard result[keyPath: slot] < 0 else {
         throw FormatError(
           file: path, line: line, message: "column '\(name)' appears twice in the header")
       }
-      columns[keyPath: slot] = index
+      result[keyPath: slot] = index
     }
-    guard columns.timestamp >= 0, columns.event >= 0 else {
-      let missing = columns.timestamp < 0 ? "timestamp" : "event"
+    guard result.timestamp >= 0, result.event >= 0 else {
+      let missing = result.timestamp < 0 ? "timestamp" : "event"
       throw FormatError(
         file: path, line: line,
         message: "expected a header line '\(Columns.expected)', found no '\(missing)' column")
     }
-    return columns
+    return result
+  }
+
+  /// The message for a header of another application's names: what was found, and the
+  /// `--columns` that reads it (guessed from the names), or a template to fill in.
+  static func unknownHeader(_ names: [String]) -> String {
+    let found = names.map { $0.isEmpty ? "''" : $0 }.joined(separator: ", ")
+    var message = "expected the columns timestamp and event; found \(found). "
+    if let guess = ColumnMapping.guess(names) {
+      message += "To read them, add: --columns \(guess.shellArgument)"
+    } else {
+      message +=
+        "To read them, name the columns that hold each field: "
+        + "--columns \"timestamp=DATE+TIME,event=NAME,value=AMOUNT,note=COMMENT\""
+    }
+    return message
+  }
+
+  /// The columns of a header read through `mapping`; a header the mapping names and the file
+  /// lacks is an error naming what the file has.
+  private func mapped(_ names: [String], by mapping: ColumnMapping, line: Int) throws -> Columns {
+    var result = Columns()
+    result.count = names.count
+    result.names = names
+    let keys = names.map { $0.lowercased() }
+    func index(_ header: String) throws -> Int {
+      guard let found = keys.firstIndex(of: header.lowercased()) else {
+        throw FormatError(
+          file: path, line: line,
+          message:
+            "expected a column '\(header)' (--columns names it), found "
+            + names.map { "'\($0)'" }.joined(separator: ", "))
+      }
+      return found
+    }
+    for (field, headers) in mapping.headers {
+      let first = try index(headers[0])
+      switch field {
+      case .timestamp:
+        result.timestamp = first
+        if headers.count > 1 { result.time = try index(headers[1]) }
+      case .event: result.event = first
+      case .value: result.value = first
+      case .note: result.note = first
+      case .source: result.source = first
+      }
+    }
+    return result
   }
 
   private func record<Sink: RecordSink>(
     _ parser: CSVRecordParser, _ window: UnsafeRawBufferPointer, columns: Columns, line: Int,
     into sink: inout Sink, kind kindScratch: inout ByteScratch, note noteScratch: inout ByteScratch,
     timestamp timestampScratch: inout ByteScratch, value valueScratch: inout ByteScratch,
-    timestamps: inout TimestampParser
+    other otherScratch: inout ByteScratch, timestamps: inout TimestampParser,
+    loose: inout LooseDateTime
   ) throws {
     let fields = parser.fields
     let fieldCount = parser.fieldCount
@@ -370,23 +452,56 @@ public struct EventFileReader: Sendable {
       return
     }
     let stamp = csvField(columns.timestamp, fields, fieldCount, parser, window, &timestampScratch)
-    guard let timestamp = timestamps.parse(stamp) else {
-      try fail(
-        FormatError(file: path, line: line, message: timestampProblem(stamp, field: "")), &sink)
-      return
+    let timestamp: Timestamp
+    if columns.time < 0, let parsed = timestamps.parse(stamp) {
+      timestamp = parsed
+    } else {
+      let time =
+        columns.time < 0
+        ? nil : csvField(columns.time, fields, fieldCount, parser, window, &otherScratch)
+      let result = time.map { loose.parse(date: stamp, time: $0) } ?? loose.parse(stamp)
+      switch result {
+      case .success(let parsed): timestamp = parsed
+      case .failure(let problem):
+        let message = looseProblem(
+          problem, date: stamp, time: time,
+          dateLabel: columns.names.isEmpty ? nil : columns.names[columns.timestamp],
+          timeLabel: time == nil ? nil : columns.names[columns.time], field: "")
+        try fail(FormatError(file: path, line: line, message: message), &sink)
+        return
+      }
     }
     let valueBytes = csvField(columns.value, fields, fieldCount, parser, window, &valueScratch)
     var value: Double?
     if !valueBytes.isEmpty {
       guard let number = parseNumber(valueBytes) else {
-        try fail(
-          FormatError(
-            file: path, line: line,
-            message: "expected a number for value, found \(quoted(valueBytes))"),
-          &sink)
+        var message =
+          columns.names.isEmpty
+          ? "expected a number for value, found \(quoted(valueBytes))"
+          : "\(columns.label(columns.value, field: "value")): expected a number, found \(quoted(valueBytes))"
+        if valueBytes.contains(UInt8(ascii: ",")) {
+          message += "; write decimals with a point (1.5), without thousands separators"
+        }
+        try fail(FormatError(file: path, line: line, message: message), &sink)
         return
       }
       value = number
+    }
+    var source: EventSource?
+    if columns.source >= 0 {
+      let bytes = csvField(columns.source, fields, fieldCount, parser, window, &otherScratch)
+      if !bytes.isEmpty {
+        guard let named = EventSource(bytes: bytes) else {
+          let label = columns.label(columns.source, field: "source")
+          try fail(
+            FormatError(
+              file: path, line: line,
+              message: "expected \(EventSource.expected) for \(label), found \(quoted(bytes))"),
+            &sink)
+          return
+        }
+        source = named
+      }
     }
     let kind = trim(csvField(columns.event, fields, fieldCount, parser, window, &kindScratch))
     let note = csvField(columns.note, fields, fieldCount, parser, window, &noteScratch)
@@ -395,7 +510,52 @@ public struct EventFileReader: Sendable {
       return
     }
     try deliver(
-      RawRecord(line: line, timestamp: timestamp, kind: kind, value: value, note: note), to: &sink)
+      RawRecord(
+        line: line, timestamp: timestamp, kind: kind, value: value, note: note, source: source),
+      to: &sink)
+  }
+
+  /// The message for a timestamp neither ISO 8601 nor another form read: the column (`dateLabel`,
+  /// `timeLabel`: the headers of a mapped file) and what was wrong. A file of routine's own
+  /// gets the ISO 8601 message unless the other forms say something more useful (an ambiguous
+  /// date, a two-digit year).
+  private func looseProblem(
+    _ problem: LooseDateTime.Problem, date: UnsafeRawBufferPointer,
+    time: UnsafeRawBufferPointer?, dateLabel: String?, timeLabel: String?, field: String
+  ) -> String {
+    let column = dateLabel.map { "column '\($0)': " } ?? ""
+    switch problem {
+    case .twoDigitYear:
+      return "\(column)expected a four-digit year (27/04/2026), found \(quoted(date))"
+    case .ambiguousDate(let first, let second):
+      return
+        "\(column)\(quoted(date)) could be day \(first) of month \(second) or day \(second) of month \(first); "
+        + "give --date-order dmy (day first) or --date-order mdy (month first)"
+    case .local(let text):
+      guard dateLabel != nil else {
+        var message = timestampProblem(date, field: field)
+        if !TimestampParser.isLocalTime(date) {
+          message += ", a local time without offset (give --assume-zone ZONE to read local times)"
+        }
+        return message
+      }
+      let columns =
+        timeLabel.map { "columns '\(dateLabel!)' and '\($0)': " } ?? column
+      return
+        "\(columns)expected a time with a UTC offset, found the local time '\(text.replacingOccurrences(of: "T", with: " "))' "
+        + "(give --assume-zone ZONE to read local times)"
+    case .date where dateLabel != nil:
+      return "\(column)expected a date such as 2026-04-27, 27/04/2026 or 04/27/2026"
+        + "\(timeLabel == nil ? " and a time" : ""), found \(date.isEmpty ? "an empty field" : quoted(date))"
+    case .time where timeLabel != nil:
+      let found = time.map { $0.isEmpty ? "an empty field" : quoted($0) } ?? "nothing"
+      return "column '\(timeLabel!)': expected a time such as 07:05 or 7:05 PM, found \(found)"
+    case .time where dateLabel != nil:
+      return
+        "\(column)expected a date and a time such as 2026-04-27 07:05 or 04/27/2026 7:05 PM, found \(quoted(date))"
+    case .date, .time:
+      return timestampProblem(date, field: field)
+    }
   }
 
   private func deliver<Sink: RecordSink>(_ record: RawRecord, to sink: inout Sink) throws {
@@ -422,10 +582,12 @@ public struct EventFileReader: Sendable {
   private struct JSONState {
     var parser = JSONLineParser()
     var timestamps: TimestampParser
+    var loose: LooseDateTime
     var line = 1
 
-    init(zone: Zone?) {
+    init(zone: Zone?, order: DateOrder?) {
       timestamps = TimestampParser(assumingZone: zone)
+      loose = LooseDateTime(order: order, zone: zone)
     }
 
     func deallocate() { parser.deallocate() }
@@ -453,7 +615,11 @@ public struct EventFileReader: Sendable {
         if trim(content).isEmpty { continue }
         switch state.parser.parse(content) {
         case .failure(var message):
-          if ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0) {
+          if state.line == 1, trim(content).elementsEqual([UInt8(ascii: "{")]) {
+            message +=
+              "; this looks like one JSON document (as 'routine events --json' prints): import "
+              + "reads JSON Lines, one event per line, as 'routine export --format jsonl' writes"
+          } else if ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0) {
             message +=
               "; this does not look like JSON Lines: is it CSV? "
               + (format == .jsonl
@@ -461,13 +627,19 @@ public struct EventFileReader: Sendable {
           }
           try fail(FormatError(file: path, line: state.line, message: message), &sink)
         case .success(let fields):
-          guard let timestamp = state.timestamps.parse(fields.timestamp) else {
-            try fail(
-              FormatError(
-                file: path, line: state.line,
-                message: timestampProblem(fields.timestamp, field: " for \"timestamp\"")),
-              &sink)
-            continue
+          var timestamp: Timestamp
+          if let parsed = state.timestamps.parse(fields.timestamp) {
+            timestamp = parsed
+          } else {
+            switch state.loose.parse(fields.timestamp) {
+            case .success(let parsed): timestamp = parsed
+            case .failure(let problem):
+              let message = looseProblem(
+                problem, date: fields.timestamp, time: nil, dateLabel: nil, timeLabel: nil,
+                field: " for \"timestamp\"")
+              try fail(FormatError(file: path, line: state.line, message: message), &sink)
+              continue
+            }
           }
           let kind = trim(fields.event)
           if let problem = checkText(kind: kind, note: fields.note) {
@@ -477,7 +649,7 @@ public struct EventFileReader: Sendable {
           try deliver(
             RawRecord(
               line: state.line, timestamp: timestamp, kind: kind, value: fields.value,
-              note: fields.note),
+              note: fields.note, source: fields.source),
             to: &sink)
         }
       }

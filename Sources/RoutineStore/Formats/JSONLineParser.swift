@@ -1,11 +1,15 @@
+import RoutineCore
+
 /// Parses one JSON Lines record: an object with `timestamp` and `event` strings, an optional
-/// `value` (number or null) and `note` (string or null). Other keys are skipped, whatever they hold.
+/// `value` (number or null), `note` (string or null) and `source` (`cli`, `import`,
+/// `notification` or null). Other keys are skipped, whatever they hold.
 struct JSONLineParser {
   struct Fields {
     var timestamp: UnsafeRawBufferPointer
     var event: UnsafeRawBufferPointer
     var value: Double?
     var note: UnsafeRawBufferPointer
+    var source: EventSource?
   }
 
   enum Result {
@@ -92,7 +96,9 @@ struct JSONLineParser {
     var event: UnsafeRawBufferPointer?
     var value: Double?
     var note: UnsafeRawBufferPointer?
+    var source: EventSource?
     var seenValue = false
+    var seenSource = false
     cursor.skipSpace()
     if cursor.current == UInt8(ascii: "}") {
       cursor.index += 1
@@ -143,6 +149,22 @@ struct JSONLineParser {
             }
             value = try Self.number(&cursor)
           }
+        case "source":
+          guard !seenSource else { throw Failure(message: "the key \"source\" appears twice") }
+          seenSource = true
+          if cursor.current == UInt8(ascii: "n") {
+            try Self.literal("null", &cursor)
+          } else {
+            guard cursor.current == UInt8(ascii: "\"") else {
+              throw Failure(message: "expected a string for \"source\", found \(cursor.found)")
+            }
+            let text = try Self.string(&cursor, into: &skipScratch)
+            guard let named = EventSource(bytes: text) else {
+              throw Failure(
+                message: "expected \(EventSource.expected) for \"source\", found \(quoted(text))")
+            }
+            source = named
+          }
         default:
           try skipValue(&cursor, depth: 0)
         }
@@ -166,7 +188,7 @@ struct JSONLineParser {
     guard let event else { throw Failure(message: "expected an \"event\" key, found none") }
     return Fields(
       timestamp: timestamp, event: event, value: value,
-      note: note ?? UnsafeRawBufferPointer(start: nil, count: 0))
+      note: note ?? UnsafeRawBufferPointer(start: nil, count: 0), source: source)
   }
 
   private static func literal(_ word: StaticString, _ cursor: inout Cursor) throws {

@@ -1,10 +1,13 @@
 import RoutineCore
 
-/// The prepared insert shared by single events and imports, for one source. Bindings survive
-/// a reset, so the source is bound once and each row binds only what changes.
+/// The prepared insert shared by single events and imports. Bindings survive a reset, so the
+/// source is bound once (again only when a file's rows change it) and each row binds only what
+/// changes.
 struct EventInserter {
   private let statement: Statement
   private let connection: Connection
+  /// The source rows are inserted with until ``bind(_:)`` changes it.
+  private(set) var source: EventSource
 
   init(connection: Connection, source: EventSource) throws {
     self.connection = connection
@@ -18,6 +21,16 @@ struct EventInserter {
       ON CONFLICT DO NOTHING
       """, persistent: true)
     try statement.bind(source.rawValue, at: 6)
+    self.source = source
+  }
+
+  /// Inserts the following rows with `source`.
+  mutating func bind(_ source: EventSource) throws {
+    guard source != self.source else { return }
+    // A statement binds only between a reset and its next step.
+    statement.reset()
+    try statement.bind(source.rawValue, at: 6)
+    self.source = source
   }
 
   /// Inserts an event unless it is already stored; returns whether it was added.
@@ -55,7 +68,9 @@ struct EventInserter {
 
 /// Feeds a file's records into the store.
 struct ImportSink: RecordSink {
-  let inserter: EventInserter
+  var inserter: EventInserter
+  /// The source of records whose file does not name one.
+  let defaultSource: EventSource
   let kindID: (EventKind) throws -> Int64
   let kinds = ByteKeyTable<Int64>()
   var summary = EventStore.ImportSummary()
@@ -69,6 +84,7 @@ struct ImportSink: RecordSink {
       kinds.insert(id, for: record.kind)
     }
     summary.read += 1
+    try inserter.bind(record.source ?? defaultSource)
     if try inserter.insert(
       at: record.timestamp, kindID: id, value: record.value, noteBytes: record.note)
     {

@@ -91,7 +91,7 @@ extension EventStore {
     try write {
       var sink = ImportSink(
         inserter: try EventInserter(connection: connection, source: source),
-        kindID: { try self.kindID(for: $0) })
+        defaultSource: source, kindID: { try self.kindID(for: $0) })
       try reader.read(into: &sink)
       return sink.summary
     }
@@ -136,9 +136,13 @@ extension EventStore {
     try forEachStoredEvent(EventSelection(from: from, to: to, kind: kind)) { try body($0.event) }
   }
 
-  /// Calls `body` with the selected events and their row ids, in time order.
+  /// Calls `body` with the selected events and their row ids, in time order; events of one
+  /// instant in the order they were added, or, without `byInsertionWithinInstant`, in the
+  /// identity index's order, which needs no sort (an export of millions of events is twice as
+  /// fast without one per instant).
   public func forEachStoredEvent(
-    _ selection: EventSelection, _ body: (StoredEvent) throws -> Void
+    _ selection: EventSelection, byInsertionWithinInstant: Bool = true,
+    _ body: (StoredEvent) throws -> Void
   ) throws {
     try read {
       let kinds = try kinds()
@@ -153,7 +157,7 @@ extension EventStore {
         // The latest `last`, then back in time order.
         sql = "SELECT * FROM (\(sql) ORDER BY e.at DESC, e.id DESC LIMIT ?4) ORDER BY 1, 7"
       } else {
-        sql += " ORDER BY e.at, e.id"
+        sql += byInsertionWithinInstant ? " ORDER BY e.at, e.id" : " ORDER BY e.at"
       }
       let statement = try connection.prepare(sql)
       try statement.bind(selection.from ?? Int64.min, at: 1)

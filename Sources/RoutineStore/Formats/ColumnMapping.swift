@@ -1,0 +1,198 @@
+import Foundation
+
+/// Which columns of another application's CSV hold an event's fields: `--columns
+/// "timestamp=Date+Time,event=Activity,value=Amount,note=Comment"`.
+///
+/// Pairs `field=Header` are separated by commas; `timestamp` may join two columns with `+` (a
+/// date column and a time column, read as the date, a space, the time). Headers are matched
+/// ignoring case and surrounding spaces. A header holding a comma, `=`, `+` or a double quote is
+/// written in double quotes, with `""` for a quote inside (`note="Comment, private"`). Columns the
+/// mapping does not name are ignored.
+public struct ColumnMapping: Sendable, Equatable {
+  /// An event's fields a column can hold.
+  public enum Field: String, Sendable, CaseIterable {
+    case timestamp, event, value, note, source
+  }
+
+  /// The headers each field is read from: one, or for `timestamp` two (date, then time).
+  public private(set) var headers: [Field: [String]] = [:]
+
+  /// What is wrong with a `--columns` text.
+  public struct Problem: Error, Sendable {
+    /// What was expected and what was found.
+    public var message: String
+  }
+
+  /// The mapping `text` spells; throws ``Problem`` for anything else.
+  public init(parsing text: String) throws(Problem) {
+    var items: [(field: String, headers: [String])] = []
+    var characters = Array(text)[...]
+    while true {
+      guard let equals = characters.firstIndex(of: "=") else {
+        throw Problem(
+          message: "expected field=Header pairs separated by commas, found '\(String(characters))'")
+      }
+      let field = String(characters[..<equals]).trimmingSpaces.lowercased()
+      characters = characters[(equals + 1)...]
+      var headers: [String] = []
+      while true {
+        headers.append(try ColumnMapping.header(&characters))
+        guard let next = characters.first, next == "+" else { break }
+        characters.removeFirst()
+      }
+      items.append((field, headers))
+      guard let separator = characters.first else { break }
+      guard separator == "," else {
+        throw Problem(
+          message: "expected ',' after the header '\(headers.last!)', found '\(separator)'")
+      }
+      characters.removeFirst()
+    }
+    for (name, headers) in items {
+      guard let field = Field(rawValue: name) else {
+        throw Problem(
+          message:
+            "expected a field timestamp, event, value, note or source before '=', found '\(name)'")
+      }
+      guard self.headers[field] == nil else {
+        throw Problem(message: "the field \(name) is named twice")
+      }
+      guard headers.count == 1 || (field == .timestamp && headers.count == 2) else {
+        throw Problem(
+          message:
+            "only timestamp joins columns, and at most two (a date and a time: timestamp=Date+Time); found \(name)=\(headers.joined(separator: "+"))"
+        )
+      }
+      self.headers[field] = headers
+    }
+    for field in [Field.timestamp, .event] where self.headers[field] == nil {
+      throw Problem(message: "expected the fields timestamp and event, found no \(field.rawValue)")
+    }
+  }
+
+  /// A mapping of `headers`.
+  init(_ headers: [Field: [String]]) {
+    self.headers = headers
+  }
+
+  /// One header: quoted, or up to the next `,`, `+` or the end, trimmed.
+  private static func header(_ characters: inout ArraySlice<Character>) throws(Problem) -> String {
+    while characters.first == " " || characters.first == "\t" { characters.removeFirst() }
+    var header = ""
+    if characters.first == "\"" {
+      characters.removeFirst()
+      while true {
+        guard let character = characters.popFirst() else {
+          throw Problem(message: "expected a closing '\"' after \"\(header)")
+        }
+        if character == "\"" {
+          guard characters.first == "\"" else { break }
+          characters.removeFirst()
+        }
+        header.append(character)
+      }
+      while characters.first == " " || characters.first == "\t" { characters.removeFirst() }
+    } else {
+      while let character = characters.first, character != ",", character != "+" {
+        guard character != "=", character != "\"" else {
+          throw Problem(
+            message:
+              "expected a header, found '\(character)' in it; write a header holding ',', '=', '+' or '\"' in double quotes (note=\"Comment, private\")"
+          )
+        }
+        header.append(character)
+        characters.removeFirst()
+      }
+      header = header.trimmingSpaces
+    }
+    guard !header.isEmpty else { throw Problem(message: "expected a header name, found nothing") }
+    return header
+  }
+
+  /// The `--columns` text of this mapping, fields in their usual order.
+  public var text: String {
+    Field.allCases.compactMap { field in
+      headers[field].map {
+        "\(field.rawValue)=" + $0.map(ColumnMapping.quoted).joined(separator: "+")
+      }
+    }.joined(separator: ",")
+  }
+
+  /// The `--columns` text as one shell word: in double quotes, or in single quotes when a header
+  /// is quoted itself.
+  public var shellArgument: String {
+    let text = self.text
+    guard text.contains(where: { "\"$`\\".contains($0) }) else { return "\"" + text + "\"" }
+    return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  /// `header`, in double quotes when it holds what the grammar uses.
+  static func quoted(_ header: String) -> String {
+    guard header.contains(where: { ",=+\"".contains($0) }) || header != header.trimmingSpaces
+    else { return header }
+    return "\"" + header.replacingQuotes + "\""
+  }
+
+  /// A mapping guessed from a header's names (as phones and spreadsheets name columns), or `nil`
+  /// when no column looks like a time or none like an event's name.
+  static func guess(_ names: [String]) -> ColumnMapping? {
+    let keys = names.map { $0.lowercased().filter { $0.isLetter } }
+    var used = Set<Int>()
+    func first(_ candidates: [String]) -> Int? {
+      for candidate in candidates {
+        if let index = keys.indices.first(where: { keys[$0] == candidate && !used.contains($0) }) {
+          used.insert(index)
+          return index
+        }
+      }
+      return nil
+    }
+    var headers: [Field: [String]] = [:]
+    let whole = ["timestamp", "datetime", "dateandtime", "startdatetime", "when", "start"]
+    if let index = first(whole) {
+      headers[.timestamp] = [names[index]]
+    } else if let date = first(["date", "day", "startdate"]) {
+      let time = first(["time", "starttime", "hour", "clock"])
+      headers[.timestamp] = [names[date]] + (time.map { [names[$0]] } ?? [])
+    } else if let time = first(["starttime", "time"]) {
+      headers[.timestamp] = [names[time]]
+    }
+    let fields: [(Field, [String])] = [
+      (
+        .event,
+        [
+          "event", "activity", "name", "type", "kind", "category", "title", "what", "action",
+          "habit", "eventname", "activityname",
+        ]
+      ),
+      (.value, ["value", "amount", "quantity", "qty", "count", "number", "duration", "minutes"]),
+      (.note, ["note", "notes", "comment", "comments", "description", "memo", "details"]),
+      (.source, ["source"]),
+    ]
+    for (field, candidates) in fields {
+      if let index = first(candidates) { headers[field] = [names[index]] }
+    }
+    guard headers[.timestamp] != nil, headers[.event] != nil else { return nil }
+    return ColumnMapping(headers)
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces and tabs.
+  fileprivate var trimmingSpaces: String {
+    var text = Substring(self)
+    while text.first == " " || text.first == "\t" { text.removeFirst() }
+    while text.last == " " || text.last == "\t" { text.removeLast() }
+    return String(text)
+  }
+
+  /// With each double quote doubled, as CSV and `--columns` quote.
+  fileprivate var replacingQuotes: String {
+    var result = ""
+    for character in self {
+      if character == "\"" { result.append("\"") }
+      result.append(character)
+    }
+    return result
+  }
+}
