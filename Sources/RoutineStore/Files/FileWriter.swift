@@ -125,6 +125,12 @@ public final class FileWriter {
     if code != 0 { throw .writeFailed(path: path, reason: FileSystem.errorText(code)) }
   }
 
+  /// Writes `bytes`, completely, or throws (a ZIP archive, which is not text).
+  public func write(bytes: UnsafeRawBufferPointer) throws(FileError) {
+    let code = writeAll(bytes)
+    if code != 0 { throw .writeFailed(path: path, reason: FileSystem.errorText(code)) }
+  }
+
   /// Writes every byte; returns 0, or the `errno` of the failure.
   private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32 {
     var offset = 0
