@@ -122,7 +122,11 @@ public struct HealthMapping: Sendable {
       result.nights += 1
     }
     result.naps = nights.naps
-    result.events.sort { $0.timestamp.secondsSince1970 < $1.timestamp.secondsSince1970 }
+    // By instant, then kind and note: the same export gives the same order every time.
+    result.events.sort {
+      ($0.timestamp.secondsSince1970, $0.kind.key, $0.note ?? "")
+        < ($1.timestamp.secondsSince1970, $1.kind.key, $1.note ?? "")
+    }
     return result
   }
 

@@ -47,6 +47,7 @@ public struct AppleHealthReader {
     /// How many records were skipped in all.
     public var skippedCount: Int { skipped.reduce(0) { $0 + $1.count } }
 
+    /// Whether two summaries count the same.
     public static func == (lhs: Summary, rhs: Summary) -> Bool {
       lhs.records == rhs.records && lhs.skipped.elementsEqual(rhs.skipped, by: { $0 == $1 })
         && lhs.invalid == rhs.invalid && lhs.isArchive == rhs.isArchive
