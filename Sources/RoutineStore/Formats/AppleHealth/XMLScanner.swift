@@ -108,7 +108,9 @@ final class XMLScanner {
 
   /// The line the current tag starts on.
   var line: Int {
-    linesBefore + 1 + countLines(0..<min(tagStart, end))
+    // A tag already dropped from the buffer (the end of the file, long after it) counts from
+    // the buffer's start.
+    linesBefore + 1 + countLines(0..<max(0, min(tagStart, end)))
   }
 
   /// An error at the current tag.
