@@ -30,10 +30,17 @@ let package = Package(
     // Linux headers Glibc's module leaves out (timerfd, for `routine watch`; statfs, to tell
     // /proc's files from the store's); no library.
     .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+    // zlib from the system (zlib1g-dev on Linux, the SDK on Apple platforms): inflate and CRC-32
+    // for the ZIP archives the Health app exports, deflate for `routine sample`'s.
+    .systemLibrary(
+      name: "CZlib",
+      path: "Sources/CZlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
     // Models, analytics and time rules. Foundation only; never reads the clock, environment or disk.
     .target(name: "RoutineCore", swiftSettings: optimizedCoreInDebug),
     // SQLite store and file formats.
-    .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite", "CSystem"]),
+    .target(name: "RoutineStore", dependencies: ["RoutineCore", "CSQLite", "CSystem", "CZlib"]),
     // Argument parsing, commands and output.
     .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore", "CSystem"]),
     .executableTarget(name: "routine", dependencies: ["RoutineCLI"]),

@@ -425,10 +425,17 @@ final class Context {
   func fileFormat() throws(UsageError) -> EventFileFormat? {
     guard let text = arguments.value("format") else { return nil }
     guard let format = EventFileFormat(rawValue: text.lowercased()) else {
-      throw UsageError("--format: expected csv or jsonl, found '\(text)'", command: command)
+      // import and sample also know Apple Health exports; they ask isAppleHealthFormat first.
+      let choices =
+        ["import", "sample"].contains(command) ? "csv, jsonl or apple-health" : "csv or jsonl"
+      throw UsageError("--format: expected \(choices), found '\(text)'", command: command)
     }
     return format
   }
+
+  /// Whether `--format apple-health` was given: `import` reads, `sample` writes an Apple Health
+  /// export (docs/apple-health.md).
+  var isAppleHealthFormat: Bool { arguments.value("format")?.lowercased() == "apple-health" }
 
   /// The zone local timestamps in files are read in: `--assume-zone`, else `--tz` (given on the
   /// command line); `nil` when neither is, and such timestamps are rejected.

@@ -16,6 +16,8 @@ enum ErrorReport {
       return (.dataError, error.description)
     case let error as FormatError:
       return (.dataError, error.description)
+    case let error as ArchiveError:
+      return (.dataError, error.description)
     case let error as FileError:
       switch error {
       case .cannotOpen: return (.noInput, error.description)

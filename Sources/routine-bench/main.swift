@@ -5,7 +5,7 @@
 // with --export, the export targets and the import beside them (Export.swift); with --delivery,
 // only the delivery and reminder targets (Delivery.swift; --idle-seconds N for
 // the watch, 60 by default), with --unbounded, the measurements of issue 17 (Unbounded.swift),
-// and, with --quality, the long backtest of the generated persona that used to be a unit test
+// with --health, the Apple Health import (Health.swift), and, with --quality, the long backtest of the generated persona that used to be a unit test
 // (two minutes in a debug build; a second here): docs/analytics.md gives its quality bars.
 //
 // It generates the 2,000,000-event benchmark log with `routine sample` when missing, then times
@@ -235,6 +235,10 @@ func report(_ name: String, _ results: [Run], target: String, pass: Bool) {
 let idleSeconds = Int(option("--idle-seconds", "60")) ?? 60
 if arguments.contains("--unbounded") {
   unboundedBenchmarks()
+  exit(0)
+}
+if arguments.contains("--health") {
+  healthBenchmarks()
   exit(0)
 }
 if arguments.contains("--delivery") {

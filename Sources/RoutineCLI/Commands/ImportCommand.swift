@@ -2,23 +2,33 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// `routine import FILE... [--format csv|jsonl] [--skip-invalid] [--assume-zone ZONE]`
+/// `routine import FILE... [--format csv|jsonl|apple-health] [--skip-invalid] [--assume-zone ZONE]
+/// [--from DATE]`
 enum ImportCommand: Command {
   static let spec = CommandSpec(
     name: "import",
-    summary: "Import events from CSV or JSON Lines files into the store.",
+    summary:
+      "Import events from CSV or JSON Lines files, or an Apple Health export, into the store.",
     discussion: """
       Each file is imported in one transaction: all of it or, at the first invalid line, none of
       it (exit 65). With --skip-invalid, invalid lines are reported and skipped. Events the store
       already holds are not added again, so importing a file twice adds nothing the second time.
       Files after a failed one are still imported; the exit status is that of the first failure.
       An empty file is a warning, not a failure. FILE - reads standard input.
+
+      An Apple Health export (export.xml, or the export.zip the Health app writes) gives
+      workouts, mindful sessions, drinks and nights (Bed Time and Wake Up); everything else is
+      skipped and counted. docs/apple-health.md has the rules.
       """,
     arguments: [
-      ArgumentSpec("FILE", "A .csv or .jsonl file, or - for standard input.", repeatable: true)
+      ArgumentSpec(
+        "FILE", "A .csv, .jsonl, export.xml or export.zip file, or - for standard input.",
+        repeatable: true)
     ],
     options: [
-      .value("format", "csv|jsonl", "The format (default: from the extension, then the content)."),
+      .value(
+        "format", "csv|jsonl|apple-health",
+        "The format (default: from the extension, then the content)."),
       .flag("skip-invalid", "Skip invalid lines (each is reported) instead of rejecting the file."),
       .value(
         "assume-zone", "ZONE",
@@ -32,12 +42,15 @@ enum ImportCommand: Command {
         "date-order", "dmy|mdy",
         "Read numeric dates such as 04/05/2026 day first (dmy) or month first (mdy); without it, only dates that cannot be read both ways are read."
       ),
+      .value("from", "DATE", "Apple Health: import only events on or after DATE (YYYY-MM-DD)."),
     ],
     globals: ["store", "tz", "json"],
     globalHelp: ["tz": "Also read timestamps without a UTC offset in ZONE (as --assume-zone)."])
 
   static func run(_ context: Context) throws -> ExitCode {
-    let format = try context.fileFormat()
+    let health = context.isAppleHealthFormat
+    let format = health ? nil : try context.fileFormat()
+    let firstDate = try HealthImport.firstDate(context)
     let skips = context.arguments.flag("skip-invalid")
     let zone = try context.assumedZone()
     let columns = try columnMapping(context)
@@ -63,8 +76,9 @@ enum ImportCommand: Command {
       }
       return try store.write {
         try importFiles(
-          into: store, format: format, skippingInvalid: skips, assumedZone: zone,
-          columns: columns, dateOrder: dateOrder, userZone: userZone, context: context)
+          into: store, format: format, health: health, firstDate: firstDate,
+          skippingInvalid: skips, assumedZone: zone, columns: columns, dateOrder: dateOrder,
+          userZone: userZone, context: context)
       }
     }
     return status
@@ -74,9 +88,9 @@ enum ImportCommand: Command {
   /// prints what happened, and delivers the output before the caller commits; returns the exit
   /// status and how many events were added.
   private static func importFiles(
-    into store: EventStore, format: EventFileFormat?, skippingInvalid skips: Bool,
-    assumedZone zone: Zone?, columns: ColumnMapping?, dateOrder: DateOrder?, userZone: Zone?,
-    context: Context
+    into store: EventStore, format: EventFileFormat?, health: Bool, firstDate: LocalDate?,
+    skippingInvalid skips: Bool, assumedZone zone: Zone?, columns: ColumnMapping?,
+    dateOrder: DateOrder?, userZone: Zone?, context: Context
   ) throws -> (ExitCode, Int) {
     var status = ExitCode.ok
     var added = 0
@@ -88,6 +102,22 @@ enum ImportCommand: Command {
         dateOrder: dateOrder)
       let name = TerminalText.escaped(displayName(path))
       do {
+        if health || (format == nil && HealthImport.looksLikeExport(path)) {
+          let summary = try store.importHealthExport(
+            from: HealthImport.reader(
+              path, skippingInvalid: skips, defaultZone: zone, context: context),
+            from: firstDate)
+          added += summary.added
+          for invalid in summary.reading.invalid { context.warn("\(invalid) (skipped)") }
+          if summary.added > 0, let userZone {
+            notes += try checkRecent(store, zone: userZone, context: context)
+          }
+          reports.append(HealthImport.report(summary, path: path))
+          if !context.isJSON {
+            context.output.line(HealthImport.line(summary, name: name, firstDate: firstDate))
+          }
+          continue
+        }
         let summary = try store.importEvents(from: reader)
         added += summary.added
         for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }

@@ -2,7 +2,8 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// `routine sample [--days N] [--seed S] [--start DATE] [--kinds K] [--format csv|jsonl] [--output FILE]`
+/// `routine sample [--days N] [--seed S] [--start DATE] [--kinds K] [--format csv|jsonl|apple-health]
+/// [--size SIZE] [--output FILE]`
 enum SampleCommand: Command {
   static let spec = CommandSpec(
     name: "sample",
@@ -16,6 +17,12 @@ enum SampleCommand: Command {
       drifting, shift work, several slots a day, weekly-only habits, long gaps, in turn; the
       seed draws their habits) instead of the bundled persona: the population the confidence
       is calibrated on (docs/analytics.md).
+
+      --format apple-health writes an Apple Health export.xml instead (docs/apple-health.md):
+      several sources, duplicate workouts, split nights, naps, a week a year in New York, and
+      the step counts and heart rates that make real exports large; --size stops it at about
+      SIZE bytes (200MB; days then default to as many as it takes). An --output ending in .zip
+      gets it deflated in a ZIP archive, as apple_health_export/export.xml.
       """,
     options: [
       .value("days", "N", "Days to generate (default 56)."),
@@ -26,7 +33,8 @@ enum SampleCommand: Command {
         "persona", "N",
         "Person N (from 0) of the population of docs/analytics.md (not with --kinds)."),
       .value("limit", "N", "Stop after N events."),
-      .value("format", "csv|jsonl", "Output format (default csv)."),
+      .value("format", "csv|jsonl|apple-health", "Output format (default csv)."),
+      .value("size", "SIZE", "Apple Health: stop at about SIZE bytes (e.g. 200MB, 2GB)."),
       .value(
         "output", "FILE",
         "Write to FILE instead of stdout (- is stdout; a regular file is replaced atomically)."),
@@ -36,27 +44,16 @@ enum SampleCommand: Command {
     jsonNote: "it writes events as CSV, or as JSON Lines with --format jsonl")
 
   static func run(_ context: Context) throws -> ExitCode {
+    if context.isAppleHealthFormat { return try runHealth(context) }
+    if context.arguments.value("size") != nil {
+      throw UsageError("--size: only with --format apple-health", command: spec.name)
+    }
     let days = try context.positiveInteger("days", default: 56, maximum: 100_000)
     let kinds = try context.positiveInteger(
       "kinds", default: SampleGenerator.personaKinds.count, maximum: 10_000)
     let limit = try context.positiveInteger("limit", default: Int.max, maximum: Int.max)
-    guard let seed = UInt64(context.arguments.value("seed") ?? "1") else {
-      throw UsageError(
-        "--seed: expected a whole number, found '\(context.arguments.value("seed")!)'",
-        command: spec.name)
-    }
-    let startText = context.arguments.value("start") ?? "2026-03-02"
-    // The same YYYY-MM-DD as every date option: four-digit years, so that every generated
-    // time is an instant timestamps can write and read back.
-    guard let start = TimeArgument.date(startText) else {
-      throw UsageError(
-        "--start: expected a date YYYY-MM-DD, found '\(startText)'", command: spec.name)
-    }
-    guard start.adding(days: days - 1) <= LocalDate(year: 9999, month: 12, day: 30)! else {
-      throw UsageError(
-        "--start: the sample must end before the year 10000, found \(days) days from \(start)",
-        command: spec.name)
-    }
+    let seed = try seed(context)
+    let start = try startDate(context, days: days)
     // The persona is Berliner unless told otherwise: the bundled data must not depend on $TZ.
     let zone =
       context.arguments.value("tz") == nil
@@ -98,6 +95,96 @@ enum SampleCommand: Command {
         "Wrote \(counted(count, "event")) to \(TerminalText.escaped("'\(path)'")).")
     }
     return .ok
+  }
+
+  /// `--format apple-health`: an export.xml, or an export.zip when the output ends in `.zip`.
+  private static func runHealth(_ context: Context) throws -> ExitCode {
+    for option in ["kinds", "persona", "limit"] where context.arguments.value(option) != nil {
+      throw UsageError(
+        "--\(option) does not combine with --format apple-health", command: spec.name)
+    }
+    let byteLimit = try context.arguments.value("size").map(byteCount) ?? Int.max
+    let days = try context.positiveInteger(
+      "days", default: byteLimit == Int.max ? 56 : 36_500, maximum: 100_000)
+    let seed = try seed(context)
+    let start = try startDate(context, days: days)
+    let zone =
+      context.arguments.value("tz") == nil
+      ? try context.zone(named: "Europe/Berlin", source: "sample") ?? Zone.utc
+      : try context.environmentTimeZone.get()
+    let generator = HealthSampleGenerator(
+      options: .init(
+        seed: seed, start: start, days: days, byteLimit: byteLimit, timeZone: zone,
+        travelZone: try context.zone(named: "America/New_York", source: "sample")))
+    let path = try context.outputPath(command: spec.name)
+    let counts: HealthSampleGenerator.Counts
+    if let path, path.lowercased().hasSuffix(".zip") {
+      let zip = try ZipWriter(path: path, entry: "apple_health_export/export.xml")
+      counts = try generator.generate { try zip.write($0) }
+      try zip.finish()
+    } else if let path {
+      let writer = try FileWriter(path: path)
+      counts = try generator.generate { bytes in
+        try bytes.withUnsafeBytes { try writer.write($0) }
+      }
+      try writer.finish()
+    } else {
+      counts = generator.generate {
+        context.output.writeVerbatim(String(decoding: $0, as: UTF8.self))
+      }
+    }
+    if let path {
+      context.errors.line(
+        "Wrote an Apple Health export of \(counted(counts.days, "day")) (\(counts.bytes) bytes of XML) to \(TerminalText.escaped("'\(path)'"))."
+      )
+    }
+    return .ok
+  }
+
+  /// `--seed`, default 1.
+  private static func seed(_ context: Context) throws(UsageError) -> UInt64 {
+    guard let seed = UInt64(context.arguments.value("seed") ?? "1") else {
+      throw UsageError(
+        "--seed: expected a whole number, found '\(context.arguments.value("seed")!)'",
+        command: spec.name)
+    }
+    return seed
+  }
+
+  /// `--start`, default 2026-03-02, checked so that `days` days from it end before 10000.
+  private static func startDate(_ context: Context, days: Int) throws(UsageError) -> LocalDate {
+    let startText = context.arguments.value("start") ?? "2026-03-02"
+    // The same YYYY-MM-DD as every date option: four-digit years, so that every generated
+    // time is an instant timestamps can write and read back.
+    guard let start = TimeArgument.date(startText) else {
+      throw UsageError(
+        "--start: expected a date YYYY-MM-DD, found '\(startText)'", command: spec.name)
+    }
+    guard start.adding(days: days - 1) <= LocalDate(year: 9999, month: 12, day: 30)! else {
+      throw UsageError(
+        "--start: the sample must end before the year 10000, found \(days) days from \(start)",
+        command: spec.name)
+    }
+    return start
+  }
+
+  /// `200MB`, `2GB`, `500k`, `1000000`: decimal units, as disks count.
+  private static func byteCount(_ text: String) throws(UsageError) -> Int {
+    let upper = text.uppercased()
+    var digits = Substring(upper)
+    if digits.hasSuffix("B") { digits = digits.dropLast() }
+    var scale = 1
+    if let last = digits.last, let unit = ["K": 1000, "M": 1_000_000, "G": 1_000_000_000][last] {
+      scale = unit
+      digits = digits.dropLast()
+    }
+    guard let number = Int(digits), number > 0, number <= Int.max / scale / 2,
+      digits.allSatisfy(\.isNumber)
+    else {
+      throw UsageError(
+        "--size: expected a size such as 200MB or 2GB, found '\(text)'", command: spec.name)
+    }
+    return number * scale
   }
 
   /// `timestamp,event,value,note`, quoting fields as RFC 4180 requires.

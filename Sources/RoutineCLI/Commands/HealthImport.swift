@@ -1,0 +1,110 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// What `routine import` adds for Apple Health exports: telling one from an event file, the
+/// reader, `--from`, and the summary line and JSON.
+enum HealthImport {
+  /// `--from DATE`: the first local date to import.
+  static func firstDate(_ context: Context) throws(UsageError) -> LocalDate? {
+    guard let text = context.arguments.value("from") else { return nil }
+    guard let date = TimeArgument.date(text) else {
+      throw UsageError("--from: expected a date YYYY-MM-DD, found '\(text)'", command: "import")
+    }
+    return date
+  }
+
+  /// Whether the file at `path` is an Apple Health export: named `.xml` or `.zip`, or (without an
+  /// extension routine knows) starting like XML or a ZIP archive. Standard input is an event
+  /// file unless `--format apple-health` says otherwise: its first bytes cannot be read twice.
+  static func looksLikeExport(_ path: String) -> Bool {
+    guard path != "-", EventFileFormat.guess(fromPath: path) == nil else { return false }
+    let lower = path.lowercased()
+    if lower.hasSuffix(".xml") || lower.hasSuffix(".zip") { return true }
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 64)) ?? Data()
+    return AppleHealthReader.recognizes([UInt8](head))
+  }
+
+  /// The reader for `path`, with `HKTimeZone` names looked up in the zone database.
+  static func reader(
+    _ path: String, skippingInvalid: Bool, defaultZone: Zone?, context: Context
+  ) -> AppleHealthReader {
+    let database = context.zoneDatabase
+    return AppleHealthReader(
+      path: path, skipsInvalid: skippingInvalid, defaultZone: defaultZone
+    ) { name in
+      (try? database.zone(named: name)) ?? nil
+    }
+  }
+
+  /// The most skipped types the summary line names; the JSON has them all.
+  static let namedTypes = 5
+
+  /// `'export.zip': 52000 records read: 300 Workout, 40 Mindfulness, 12 Alcohol, 364 nights
+  /// (Bed Time + Wake Up); 51284 skipped (40000 StepCount, ...); 1044 events, 1044 added, 0
+  /// already present.`
+  static func line(
+    _ summary: EventStore.HealthImportSummary, name: String, firstDate: LocalDate?
+  ) -> String {
+    let mapping = summary.mapping
+    var line =
+      "\(name): \(counted(summary.reading.records, "record")) read: \(mapping.workouts) Workout, "
+      + "\(mapping.mindfulSessions) Mindfulness, \(mapping.alcohol) Alcohol, "
+      + "\(counted(mapping.nights, "night")) (Bed Time + Wake Up)"
+    var left: [String] = []
+    if mapping.duplicates > 0 { left.append(counted(mapping.duplicates, "duplicate")) }
+    if mapping.naps > 0 { left.append(counted(mapping.naps, "nap")) }
+    if let firstDate, mapping.beforeFirstDate > 0 {
+      left.append("\(mapping.beforeFirstDate) before \(firstDate)")
+    }
+    if !left.isEmpty { line += " (left out: " + left.joined(separator: ", ") + ")" }
+    let skipped = summary.reading.skipped
+    line += "; \(summary.reading.skippedCount) skipped"
+    if !skipped.isEmpty {
+      var types = skipped.prefix(namedTypes).map { "\($0.count) \(TerminalText.escaped($0.type))" }
+      if skipped.count > namedTypes {
+        types.append(counted(skipped.count - namedTypes, "more type"))
+      }
+      line += " (" + types.joined(separator: ", ") + ")"
+    }
+    if !summary.reading.invalid.isEmpty {
+      line += ", \(counted(summary.reading.invalid.count, "invalid record")) skipped"
+    }
+    line +=
+      "; \(counted(mapping.events.count, "event")), \(summary.added) added, "
+      + "\(summary.alreadyPresent) already present."
+    return line
+  }
+
+  /// The file's object of `import --json`: the keys of every import, then `appleHealth`.
+  static func report(_ summary: EventStore.HealthImportSummary, path: String) -> JSON {
+    let mapping = summary.mapping
+    return .object([
+      ("file", .string(path)), ("read", .integer(mapping.events.count)),
+      ("added", .integer(summary.added)), ("alreadyPresent", .integer(summary.alreadyPresent)),
+      (
+        "skipped",
+        .array(
+          summary.reading.invalid.map {
+            .object([("line", .integer($0.line)), ("message", .string($0.message))])
+          })
+      ),
+      ("error", .null),
+      (
+        "appleHealth",
+        .object([
+          ("records", .integer(summary.reading.records)),
+          ("workouts", .integer(mapping.workouts)),
+          ("mindfulness", .integer(mapping.mindfulSessions)),
+          ("alcohol", .integer(mapping.alcohol)), ("nights", .integer(mapping.nights)),
+          ("naps", .integer(mapping.naps)), ("duplicates", .integer(mapping.duplicates)),
+          ("beforeFrom", .integer(mapping.beforeFirstDate)),
+          ("skipped", .integer(summary.reading.skippedCount)),
+          ("skippedTypes", .object(summary.reading.skipped.map { ($0.type, .integer($0.count)) })),
+        ])
+      ),
+    ])
+  }
+}
