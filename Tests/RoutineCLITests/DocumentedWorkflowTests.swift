@@ -115,7 +115,7 @@ struct DocumentedWorkflowTests {
 
   @Test(arguments: [
     "docs/cli.md", "docs/planner.md", "docs/formats.md", "docs/time.md", "docs/delivery.md",
-    "docs/reminders.md", "docs/analytics.md",
+    "docs/reminders.md", "docs/analytics.md", "docs/calendar.md",
   ])
   func theTranscriptsOfTheDocsAreTrue(page: String) throws { try Self.check(page: page) }
 
