@@ -116,6 +116,13 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The tz database's rules (or a POSIX rule's), when they decide the offsets; `nil` for a
+  /// fixed offset and for Foundation's rules.
+  public var zoneRules: ZoneRules? {
+    if case .table(let table) = rules { return table.rules }
+    return nil
+  }
+
   /// The identifier.
   public var description: String { identifier }
 }

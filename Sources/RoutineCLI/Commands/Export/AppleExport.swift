@@ -8,9 +8,24 @@ import RoutineStore
 enum AppleExport {
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
+    // What is pending now, as an app schedules it: a range means nothing here.
+    for option in ["from", "to"] where context.arguments.value(option) != nil {
+      throw UsageError(
+        "--\(option): apple-json writes the requests pending now; --from and --to select events (csv, jsonl) or a calendar's range (ics)",
+        command: context.command)
+    }
+    let kind = try context.arguments.value("event").map { name throws(UsageError) in
+      guard let kind = EventKind(name) else {
+        throw UsageError("--event: the name is empty", command: context.command)
+      }
+      return kind
+    }
     let document = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
-      let requests = try store?.pendingRequests(clock: clock) ?? []
+      var requests = try store?.pendingRequests(clock: clock) ?? []
+      if let kind {
+        requests = requests.filter { EventKind($0.metadata?.eventKind ?? "")?.key == kind.key }
+      }
       return json(
         AppleNotifications.requests(from: requests, now: now, in: zone), now: now, zone: zone,
         snoozeMinutes: settings.snoozeMinutes)
