@@ -113,6 +113,26 @@ public final class Statement {
     return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
   }
 
+  /// Calls `body` with the bytes of column `index` as text (empty when NULL), valid only during
+  /// the call: no `String` is made.
+  public func withText<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows
+    -> T
+  {
+    guard let bytes = sqlite3_column_text(pointer, index) else {
+      return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    return try body(
+      UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, index))))
+  }
+
+  /// The first byte of column `index` as text, or `nil` when NULL or empty: enough to tell
+  /// apart values of a column with a CHECK constraint, without a `String` per row.
+  public func firstByte(at index: Int32) -> UInt8? {
+    guard let bytes = sqlite3_column_text(pointer, index), sqlite3_column_bytes(pointer, index) > 0
+    else { return nil }
+    return bytes[0]
+  }
+
   private func check(_ status: Int32) throws(SQLiteError) {
     guard status == SQLITE_OK else { throw connection.error(sql: sql) }
   }

@@ -31,38 +31,69 @@ struct EventRows {
   /// Empties the buffer, keeping its memory.
   mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
-  /// Appends the line of `event`.
-  mutating func append(_ event: Event) {
+  /// Each kind's name as this format writes it (CSV-quoted or a JSON string), by kind id:
+  /// a flat table for the small dense ids a store gives out, a dictionary beyond.
+  private var kindText: [[UInt8]?] = []
+  private var distantKindText: [Int64: [UInt8]] = [:]
+  private static let flatKinds: Int64 = 1 << 16
+
+  /// Learns the kinds rows name, before the rows.
+  mutating func name(_ kinds: [Int64: EventKind]) {
+    for (id, kind) in kinds {
+      var text: [UInt8] = []
+      switch format {
+      case .csv: Self.appendCSVField(kind.name, to: &text)
+      case .jsonl: JSON.writeString(kind.name, to: &text)
+      }
+      if id >= 0, id < Self.flatKinds {
+        if kindText.count <= Int(id) {
+          kindText += Array(repeating: nil, count: Int(id) + 1 - kindText.count)
+        }
+        kindText[Int(id)] = text
+      } else {
+        distantKindText[id] = text
+      }
+    }
+  }
+
+  private func kind(_ id: Int64) -> [UInt8]? {
+    id >= 0 && id < kindText.count ? kindText[Int(id)] : distantKindText[id]
+  }
+
+  /// Appends the line of `row`; a row whose kind is unknown (the store's foreign key forbids
+  /// one) is left out, as reading events leaves it out.
+  mutating func append(_ row: EventRow) {
+    guard let kind = kind(row.kindID) else { return }
     switch format {
     case .csv:
-      appendTimestamp(event.timestamp)
+      appendTimestamp(row.timestamp)
       bytes.append(UInt8(ascii: ","))
-      appendCSVField(event.kind.name)
+      bytes.append(contentsOf: kind)
       bytes.append(UInt8(ascii: ","))
-      if let value = event.value { appendNumber(value) }
+      if let value = row.value { appendNumber(value) }
       bytes.append(UInt8(ascii: ","))
-      if let note = event.note { appendCSVField(note) }
+      if !row.note.isEmpty { Self.appendCSVField(row.note, to: &bytes) }
       bytes.append(UInt8(ascii: ","))
-      bytes.append(contentsOf: event.source.rawValue.utf8)
+      bytes.append(contentsOf: row.source.rawValue.utf8)
     case .jsonl:
       bytes.append(contentsOf: #"{"timestamp": ""#.utf8)
-      appendTimestamp(event.timestamp)
+      appendTimestamp(row.timestamp)
       bytes.append(contentsOf: #"", "event": "#.utf8)
-      JSON.writeString(event.kind.name, to: &bytes)
+      bytes.append(contentsOf: kind)
       bytes.append(contentsOf: #", "value": "#.utf8)
-      if let value = event.value {
+      if let value = row.value {
         appendNumber(value)
       } else {
         bytes.append(contentsOf: "null".utf8)
       }
       bytes.append(contentsOf: #", "note": "#.utf8)
-      if let note = event.note {
-        JSON.writeString(note, to: &bytes)
+      if !row.note.isEmpty {
+        JSON.writeString(String(decoding: row.note, as: UTF8.self), to: &bytes)
       } else {
         bytes.append(contentsOf: "null".utf8)
       }
       bytes.append(contentsOf: #", "source": ""#.utf8)
-      bytes.append(contentsOf: event.source.rawValue.utf8)
+      bytes.append(contentsOf: row.source.rawValue.utf8)
       bytes.append(contentsOf: #""}"#.utf8)
     }
     bytes.append(0x0A)
@@ -130,22 +161,28 @@ struct EventRows {
   /// A CSV field: in double quotes (with `""` for a quote) when it holds a comma, a quote or a
   /// line break, or begins or ends with a space or a tab (unquoted fields are trimmed on import).
   /// Kept exactly otherwise: a note beginning with `=` stays as written (docs/formats.md says why).
-  private mutating func appendCSVField(_ text: String) {
-    let utf8 = text.utf8
+  private static func appendCSVField<Bytes: BidirectionalCollection>(
+    _ text: Bytes, to bytes: inout [UInt8]
+  )
+  where Bytes.Element == UInt8 {
     let needsQuotes =
-      utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-      || utf8.first.map(isBlank) == true || utf8.last.map(isBlank) == true
+      text.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+      || text.first.map(isBlank) == true || text.last.map(isBlank) == true
     guard needsQuotes else {
-      bytes.append(contentsOf: utf8)
+      bytes.append(contentsOf: text)
       return
     }
     bytes.append(0x22)
-    for byte in utf8 {
+    for byte in text {
       if byte == 0x22 { bytes.append(0x22) }
       bytes.append(byte)
     }
     bytes.append(0x22)
   }
 
-  private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+  private static func appendCSVField(_ text: String, to bytes: inout [UInt8]) {
+    appendCSVField(Array(text.utf8), to: &bytes)
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 }

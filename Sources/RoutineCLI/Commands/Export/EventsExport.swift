@@ -29,8 +29,10 @@ enum EventsExport {
         rows.removeAll()
       }
       var count = 0
-      try store?.forEachStoredEvent(selection, byInsertionWithinInstant: false) { stored in
-        rows.append(stored.event)
+      try store?.forEachEventRow(selection) { kinds in
+        rows.name(kinds)
+      } rows: { row in
+        rows.append(row)
         count += 1
         if rows.isFull { try drain() }
       }
