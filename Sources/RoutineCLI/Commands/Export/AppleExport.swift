@@ -20,17 +20,22 @@ enum AppleExport {
       }
       return kind
     }
-    let document = try context.reading { store, settings, zone in
+    let (document, count) = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       var requests = try store?.pendingRequests(clock: clock) ?? []
       if let kind {
         requests = requests.filter { EventKind($0.metadata?.eventKind ?? "")?.key == kind.key }
       }
-      return json(
-        AppleNotifications.requests(from: requests, now: now, in: zone), now: now, zone: zone,
-        snoozeMinutes: settings.snoozeMinutes)
+      let mapped = AppleNotifications.requests(from: requests, now: now, in: zone)
+      return (
+        json(mapped, now: now, zone: zone, snoozeMinutes: settings.snoozeMinutes), mapped.count
+      )
     }
-    try ExportCommand.write(document.serialized() + "\n", context: context)
+    try ExportCommand.write(
+      document.serialized() + "\n",
+      summary:
+        "\(counted(count, "notification request")) and \(NotificationCategory.all.count) categories",
+      context: context)
     return .ok
   }
 

@@ -34,7 +34,10 @@ enum CalendarExport {
         product: "routine \(RoutineCLI.version)"
       ).document(for: requests)
     }
-    try ExportCommand.write(document.text, context: context)
+    let text = document.text
+    let events = text.components(separatedBy: "BEGIN:VEVENT\r\n").count - 1
+    try ExportCommand.write(
+      text, summary: "a calendar of \(counted(events, "event"))", context: context)
     return .ok
   }
 

@@ -64,8 +64,9 @@ enum ExportCommand: Command {
   }
 
   /// Writes a whole document to `--out` (replaced atomically; a new file readable by its owner
-  /// only, as the store is) or to standard output.
-  static func write(_ document: String, context: Context) throws {
+  /// only, as the store is), then says on standard error what it holds (`summary`), as the
+  /// events export does; or writes it to standard output.
+  static func write(_ document: String, summary: String, context: Context) throws {
     guard let path = try context.outputPath(command: spec.name, option: "out") else {
       context.output.writeVerbatim(document)
       return
@@ -73,5 +74,6 @@ enum ExportCommand: Command {
     let writer = try FileWriter(path: path, newFileMode: 0o600)
     try writer.write(document)
     try writer.finish()
+    context.errors.line("Wrote \(summary) to '\(context.displayPath(path))'.")
   }
 }
