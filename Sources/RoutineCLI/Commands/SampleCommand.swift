@@ -54,11 +54,7 @@ enum SampleCommand: Command {
     let limit = try context.positiveInteger("limit", default: Int.max, maximum: Int.max)
     let seed = try seed(context)
     let start = try startDate(context, days: days)
-    // The persona is Berliner unless told otherwise: the bundled data must not depend on $TZ.
-    let zone =
-      context.arguments.value("tz") == nil
-      ? try context.zone(named: "Europe/Berlin", source: "sample") ?? Zone.utc
-      : try context.environmentTimeZone.get()
+    let zone = try personaZone(context)
     let format = try context.fileFormat() ?? .csv
     if context.arguments.value("persona") != nil, context.arguments.value("kinds") != nil {
       throw UsageError(
@@ -108,10 +104,7 @@ enum SampleCommand: Command {
       "days", default: byteLimit == Int.max ? 56 : 36_500, maximum: 100_000)
     let seed = try seed(context)
     let start = try startDate(context, days: days)
-    let zone =
-      context.arguments.value("tz") == nil
-      ? try context.zone(named: "Europe/Berlin", source: "sample") ?? Zone.utc
-      : try context.environmentTimeZone.get()
+    let zone = try personaZone(context)
     let generator = HealthSampleGenerator(
       options: .init(
         seed: seed, start: start, days: days, byteLimit: byteLimit, timeZone: zone,
@@ -142,6 +135,14 @@ enum SampleCommand: Command {
   }
 
   /// `--seed`, default 1.
+  /// The persona is Berliner unless `--tz` says otherwise: the bundled data must not depend on
+  /// `$TZ`.
+  static func personaZone(_ context: Context) throws -> Zone {
+    context.arguments.value("tz") == nil
+      ? try context.zone(named: "Europe/Berlin", source: "sample") ?? Zone.utc
+      : try context.environmentTimeZone.get()
+  }
+
   private static func seed(_ context: Context) throws(UsageError) -> UInt64 {
     guard let seed = UInt64(context.arguments.value("seed") ?? "1") else {
       throw UsageError(

@@ -326,6 +326,16 @@ private struct XMLText {
     digits(abs(offset) / 60 % 60, 2)
   }
 
+  /// The three date attributes every record and workout has, the last left open.
+  private mutating func dates(created: Int64, start: Int64, end: Int64, zone: Zone) {
+    raw(" creationDate=\"")
+    date(created, zone)
+    raw("\" startDate=\"")
+    date(start, zone)
+    raw("\" endDate=\"")
+    date(end, zone)
+  }
+
   mutating func record(
     _ type: String, source: String, device: String? = nil, unit: String?, value: String?,
     start: Int64, end: Int64, zone: Zone, timeZone: String? = nil
@@ -333,12 +343,7 @@ private struct XMLText {
     raw(" <Record type=\"\(type)\" sourceName=\"\(source)\" sourceVersion=\"17.4\"")
     if let device { raw(" device=\"\(device)\"") }
     if let unit { raw(" unit=\"\(unit)\"") }
-    raw(" creationDate=\"")
-    date(end + 120, zone)
-    raw("\" startDate=\"")
-    date(start, zone)
-    raw("\" endDate=\"")
-    date(end, zone)
+    dates(created: end + 120, start: start, end: end, zone: zone)
     raw("\"")
     if let value { raw(" value=\"\(value)\"") }
     if let timeZone {
@@ -356,12 +361,7 @@ private struct XMLText {
     if let minutes { raw(" duration=\"\(minutes)\" durationUnit=\"min\"") }
     raw(" sourceName=\"\(source)\" sourceVersion=\"10.4\"")
     if let device { raw(" device=\"\(device)\"") }
-    raw(" creationDate=\"")
-    date(end + 60, zone)
-    raw("\" startDate=\"")
-    date(start, zone)
-    raw("\" endDate=\"")
-    date(end, zone)
+    dates(created: end + 60, start: start, end: end, zone: zone)
     raw("\">\n  <MetadataEntry key=\"HKIndoorWorkout\" value=\"0\"/>\n")
     if let timeZone { raw("  <MetadataEntry key=\"HKTimeZone\" value=\"\(timeZone)\"/>\n") }
     if events {

@@ -41,8 +41,9 @@ final class ChunkedFile: @unchecked Sendable {
   /// Whether the file can be read at any offset (a regular file).
   let isSeekable: Bool
 
-  /// Opens `path` for reading; `-` is standard input.
-  init(path: String) throws(FileError) {
+  /// Opens an input file (`-`: standard input) for reading, with its status: refuses the store
+  /// itself (reading it outside SQLite would drop the store's locks) and a directory.
+  static func openInput(_ path: String) throws(FileError) -> (descriptor: Int32, status: stat) {
     try EventStore.refuseOpenStore(path)
     let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
@@ -58,6 +59,12 @@ final class ChunkedFile: @unchecked Sendable {
       close(descriptor)
       throw .cannotOpen(path: path, reason: "it is a directory")
     }
+    return (descriptor, status)
+  }
+
+  /// Opens `path` for reading; `-` is standard input.
+  init(path: String) throws(FileError) {
+    let (descriptor, status) = try ChunkedFile.openInput(path)
     self.descriptor = descriptor
     self.path = path
     isSeekable = (status.st_mode & S_IFMT) == S_IFREG

@@ -24,21 +24,7 @@ final class FileByteSource: ByteSource {
 
   /// Opens `path` for reading; refuses the store itself, as every import does.
   init(path: String) throws(FileError) {
-    try EventStore.refuseOpenStore(path)
-    let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
-    }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      let reason = String(cString: strerror(errno))
-      close(descriptor)
-      throw .cannotOpen(path: path, reason: reason)
-    }
-    if (status.st_mode & S_IFMT) == S_IFDIR {
-      close(descriptor)
-      throw .cannotOpen(path: path, reason: "it is a directory")
-    }
+    let (descriptor, status) = try ChunkedFile.openInput(path)
     self.path = path
     self.descriptor = descriptor
     isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
