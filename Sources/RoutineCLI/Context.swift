@@ -356,15 +356,27 @@ final class Context {
 
   /// Refuses `path` when it is the store or a file SQLite keeps beside it, under any name.
   func refuseStoreFile(_ path: String, option: String, command: String) throws {
-    if let target = FileSystem.identity(of: path), let store = try? storePath() {
-      let files = ["", "-wal", "-shm", "-journal"].compactMap {
-        FileSystem.identity(of: store + $0)
-      }
-      if files.contains(target) {
-        throw UsageError(
-          "\(option): '\(displayPath(path))' is the store, or a file SQLite keeps beside it; writing there would replace every event: give another file",
-          command: command)
-      }
+    guard let store = try? storePath() else { return }
+    let files = ["", "-wal", "-shm", "-journal"].map { store + $0 }
+    /// The directory holding `path` and the name in it.
+    func place(_ path: String) -> (FileIdentity?, String) {
+      let url = URL(fileURLWithPath: path)
+      return (FileSystem.identity(of: url.deletingLastPathComponent().path), url.lastPathComponent)
+    }
+    let target = FileSystem.identity(of: path)
+    // SQLite's files beside the store exist only while it is open, and are deleted when it
+    // closes: one named now would vanish with what was written to it. So a name is refused too,
+    // wherever that name lies in the store's directory, not only a file that exists.
+    let (directory, name) = place(path)
+    let clash = files.contains { file in
+      if let target, FileSystem.identity(of: file) == target { return true }
+      let (fileDirectory, fileName) = place(file)
+      return directory != nil && fileDirectory == directory && fileName == name
+    }
+    if clash {
+      throw UsageError(
+        "\(option): '\(displayPath(path))' is the store, or a file SQLite keeps beside it; writing there would replace every event: give another file",
+        command: command)
     }
   }
 

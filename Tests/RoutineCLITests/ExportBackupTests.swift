@@ -106,6 +106,32 @@ struct ExportBackupTests {
     #expect(sandbox.run("events").stdout.contains("Before Change"))
   }
 
+  /// SQLite deletes the store's -wal, -shm or -journal when it closes: a file written under
+  /// one of those names while none exists would vanish after routine said it wrote it.
+  @Test(arguments: ["-wal", "-shm", "-journal"])
+  func aNameSQLiteUsesBesideTheStoreIsRefusedEvenBeforeItExists(suffix: String) throws {
+    let sandbox = Self.varied()
+    let path = sandbox.storePath + suffix
+    #expect(!FileManager.default.fileExists(atPath: path))
+    // Through another spelling of the same directory, too.
+    let store = URL(fileURLWithPath: sandbox.storePath)
+    let spelled =
+      store.deletingLastPathComponent().path + "/../store/" + store.lastPathComponent + suffix
+    for target in [path, spelled] {
+      for format in ["csv", "ics", "apple-json"] {
+        let export = sandbox.run("export", "--format", format, "--out", target)
+        #expect(export.status == 64, "\(format) \(target): \(export.stderr)")
+      }
+      let backup = sandbox.run("backup", target, "--force")
+      #expect(backup.status == 64, "\(backup.stderr)")
+      #expect(backup.stderr.contains("is the store, or a file SQLite keeps beside it"))
+    }
+    // A name that only looks alike elsewhere is fine.
+    let elsewhere = sandbox.directory.appendingPathComponent(store.lastPathComponent + suffix).path
+    #expect(sandbox.run("export", "--out", elsewhere).status == 0)
+    #expect(FileManager.default.fileExists(atPath: elsewhere))
+  }
+
   @Test func aBackupHoldsTheWholeStoreAndRestoresByUsingItAsTheStore() throws {
     let sandbox = Self.varied()
     _ = sandbox.run("reminders", "add", "--text", "Call", "--at", "2026-04-29 11:00")
