@@ -219,6 +219,41 @@ struct OtherAppsCSVTests {
         "b.jsonl' line 1: expected cli, import or notification for \"source\", found 'Watch'"))
   }
 
+  /// A file of another kind given to import says what it seems to be and what reads it,
+  /// instead of offering --columns for a header of binary garbage.
+  @Test func aFileOfAnotherKindSaysWhatReadsIt() throws {
+    let sandbox = Sandbox()
+    let semicolons = sandbox.file("semi.csv", "Date;Time;Activity\n27/04/2026;07:05;Tea\n")
+    let tabs = sandbox.file("tabs.csv", "Date\tTime\tActivity\n27/04/2026\t07:05\tTea\n")
+    let xml = sandbox.file(
+      "health.txt", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n")
+    let zip = sandbox.file("archive.bin", "PK\u{3}\u{4}\u{14}\u{0}rest of an archive\n")
+    #expect(sandbox.run("log", "Tea").status == 0)
+    let copy = sandbox.directory.appendingPathComponent("copy.db").path
+    #expect(sandbox.run("backup", copy).status == 0)
+    let cases: [([String], String)] = [
+      ([semicolons], "the columns seem to be separated by semicolons"),
+      ([tabs], "the columns seem to be separated by tabs"),
+      (
+        [xml, "--format", "csv"],
+        "this looks like XML, as an Apple Health export.xml is: read it with --format apple-health"
+      ),
+      ([xml, "--format", "jsonl"], "this looks like XML"),
+      ([zip, "--format", "csv"], "this looks like a ZIP archive"),
+      ([zip, "--format", "jsonl"], "this looks like a ZIP archive"),
+      (
+        [copy],
+        "this is a SQLite database, as a routine store or backup is: use it with --store FILE"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let run = sandbox.run(["import"] + arguments)
+      #expect(run.status == 65, "\(arguments)")
+      #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+      #expect(!run.stderr.contains("--columns"), "\(arguments): \(run.stderr)")
+    }
+  }
+
   @Test func hostileInputIsRefusedNotCrashedOn() {
     let sandbox = Sandbox()
     // Digits without end, a time of nothing but separators, a date of a huge year.

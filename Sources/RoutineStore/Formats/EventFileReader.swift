@@ -390,7 +390,18 @@ public struct EventFileReader: Sendable {
   /// The message for a header of another application's names: what was found, and the
   /// `--columns` that reads it (guessed from the names), or a template to fill in.
   static func unknownHeader(_ names: [String]) -> String {
-    let found = names.map { $0.isEmpty ? "''" : $0 }.joined(separator: ", ")
+    if let first = names.first, let hint = foreignFormat(first.utf8) {
+      return "expected a CSV header line '\(Columns.expected)'; \(hint)"
+    }
+    var found = names.map { $0.isEmpty ? "''" : $0 }.joined(separator: ", ")
+    if found.count > 200 { found = found.prefix(200) + "..." }
+    if names.count == 1, names[0].contains(";") || names[0].contains("\t") {
+      return
+        "expected the columns timestamp and event; found one column, \(found): the columns seem "
+        + "to be separated by \(names[0].contains(";") ? "semicolons" : "tabs"), and routine "
+        + "reads comma-separated files. Save the file from your spreadsheet as CSV with commas "
+        + "(docs/formats.md#other-apps-csv)"
+    }
     var message = "expected the columns timestamp and event; found \(found). "
     if let guess = ColumnMapping.guess(names) {
       message += "To read them, add: --columns \(guess.shellArgument)"
@@ -400,6 +411,27 @@ public struct EventFileReader: Sendable {
         + "--columns \"timestamp=DATE+TIME,event=NAME,value=AMOUNT,note=COMMENT\""
     }
     return message
+  }
+
+  /// What a file that is neither CSV nor JSON Lines seems to be, from its first bytes, and what
+  /// reads it: an Apple Health export, a ZIP archive, a SQLite database (a store or a backup).
+  static func foreignFormat<Bytes: Collection>(_ start: Bytes) -> String?
+  where Bytes.Element == UInt8 {
+    func starts(_ text: String) -> Bool { start.starts(with: text.utf8) }
+    if starts("<?xml") || starts("<HealthData") || starts("<!DOCTYPE HealthData") {
+      return
+        "this looks like XML, as an Apple Health export.xml is: read it with --format apple-health"
+    }
+    if starts("PK\u{3}\u{4}") {
+      return
+        "this looks like a ZIP archive, as an Apple Health export.zip is: read it with --format apple-health"
+    }
+    if starts("SQLite format 3") {
+      return
+        "this is a SQLite database, as a routine store or backup is: use it with --store FILE, "
+        + "or write its events with 'routine export --store FILE' and import those"
+    }
+    return nil
   }
 
   /// The columns of a header read through `mapping`; a header the mapping names and the file
@@ -619,6 +651,8 @@ public struct EventFileReader: Sendable {
             message +=
               "; this looks like one JSON document (as 'routine events --json' prints): import "
               + "reads JSON Lines, one event per line, as 'routine export --format jsonl' writes"
+          } else if let hint = Self.foreignFormat(trim(content)) {
+            message += "; \(hint)"
           } else if ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains(trim(content).first ?? 0) {
             message +=
               "; this does not look like JSON Lines: is it CSV? "
