@@ -254,6 +254,32 @@ struct OtherAppsCSVTests {
     }
   }
 
+  /// --from takes only recent history from any file, by each event's own local date.
+  @Test(arguments: ["csv", "jsonl"])
+  func fromLeavesOutEventsBeforeItsDateInEveryFormat(format: String) throws {
+    let sandbox = Sandbox()
+    let lines =
+      format == "csv"
+      ? "timestamp,event\n2026-04-19T23:30:00+02:00,Tea\n2026-04-19T22:30:00Z,Tea\n"
+        + "2026-04-20T00:10:00+02:00,Tea\n"
+      : #"{"timestamp": "2026-04-19T23:30:00+02:00", "event": "Tea"}"# + "\n"
+        + #"{"timestamp": "2026-04-19T22:30:00Z", "event": "Tea"}"# + "\n"
+        + #"{"timestamp": "2026-04-20T00:10:00+02:00", "event": "Tea"}"# + "\n"
+    let file = sandbox.file("recent.\(format)", lines)
+    let run = sandbox.run("import", file, "--from", "2026-04-20")
+    #expect(run.status == 0, "\(run.stderr)")
+    // 22:30Z is 00:30 on the 20th in Berlin, but the 19th at its own offset: left out.
+    #expect(
+      run.stdout.hasSuffix(
+        "3 events read, 1 added, 0 already present, 2 before 2026-04-20 left out.\n"))
+    #expect(sandbox.run("events").stdout == "2026-04-20T00:10:00+02:00  Tea  (import)\n")
+    let again = sandbox.run("import", file, "--json")
+    let files = try #require(again.json["files"] as? [[String: Any]])
+    #expect(files.first?["added"] as? Int == 2)
+    #expect(files.first?["beforeFrom"] as? Int == 0)
+    #expect(sandbox.run("import", file, "--from", "2026-02-30").status == 64)
+  }
+
   @Test func hostileInputIsRefusedNotCrashedOn() {
     let sandbox = Sandbox()
     // Digits without end, a time of nothing but separators, a date of a huge year.

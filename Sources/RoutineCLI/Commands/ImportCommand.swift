@@ -42,7 +42,8 @@ enum ImportCommand: Command {
         "date-order", "dmy|mdy",
         "Read numeric dates such as 04/05/2026 day first (dmy) or month first (mdy); without it, only dates that cannot be read both ways are read."
       ),
-      .value("from", "DATE", "Apple Health: import only events on or after DATE (YYYY-MM-DD)."),
+      .value(
+        "from", "DATE", "Import only events on or after DATE (YYYY-MM-DD, their own local date)."),
     ],
     globals: ["store", "tz", "json"],
     globalHelp: ["tz": "Also read timestamps without a UTC offset in ZONE (as --assume-zone)."])
@@ -118,7 +119,7 @@ enum ImportCommand: Command {
           }
           continue
         }
-        let summary = try store.importEvents(from: reader)
+        let summary = try store.importEvents(from: reader, firstDate: firstDate)
         added += summary.added
         for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
         if summary.read == 0, summary.skipped.isEmpty {
@@ -139,12 +140,15 @@ enum ImportCommand: Command {
                   .object([("line", .integer($0.line)), ("message", .string($0.message))])
                 })
             ),
-            ("error", .null),
+            ("beforeFrom", .integer(summary.beforeFirstDate)), ("error", .null),
           ]))
         if !context.isJSON {
           var line =
             "\(name): \(counted(summary.read, "event")) read, \(summary.added) added, "
             + "\(summary.alreadyPresent) already present"
+          if let firstDate {
+            line += ", \(summary.beforeFirstDate) before \(firstDate) left out"
+          }
           if !summary.skipped.isEmpty {
             line += ", \(counted(summary.skipped.count, "invalid line")) skipped"
           }

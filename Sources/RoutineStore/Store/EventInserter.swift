@@ -71,11 +71,18 @@ struct ImportSink: RecordSink {
   var inserter: EventInserter
   /// The source of records whose file does not name one.
   let defaultSource: EventSource
+  /// Records dated before this local date are counted, not added (`import --from`).
+  var firstDate: LocalDate? = nil
   let kindID: (EventKind) throws -> Int64
   let kinds = ByteKeyTable<Int64>()
   var summary = EventStore.ImportSummary()
 
   mutating func consume(_ record: RawRecord) throws {
+    if let firstDate, record.timestamp.localDate < firstDate {
+      summary.read += 1
+      summary.beforeFirstDate += 1
+      return
+    }
     let id: Int64
     if let known = kinds.value(for: record.kind) {
       id = known

@@ -80,18 +80,21 @@ extension EventStore {
     public var alreadyPresent = 0
     /// Invalid records skipped (only with skipping on).
     public var skipped: [FormatError] = []
+    /// Valid records left out because their local date is before the first date asked for.
+    public var beforeFirstDate = 0
   }
 
   /// Imports every record of the file `reader` reads, in one transaction: all or nothing. With
   /// `reader.skipsInvalid`, invalid records are skipped and listed; otherwise the first one
-  /// throws and nothing is added. Importing the same file again adds nothing.
-  public func importEvents(from reader: EventFileReader, source: EventSource = .import) throws
-    -> ImportSummary
-  {
+  /// throws and nothing is added. Importing the same file again adds nothing. With `firstDate`,
+  /// records whose local date (at their own offset) comes before it are read but not added.
+  public func importEvents(
+    from reader: EventFileReader, source: EventSource = .import, firstDate: LocalDate? = nil
+  ) throws -> ImportSummary {
     try write {
       var sink = ImportSink(
         inserter: try EventInserter(connection: connection, source: source),
-        defaultSource: source, kindID: { try self.kindID(for: $0) })
+        defaultSource: source, firstDate: firstDate, kindID: { try self.kindID(for: $0) })
       try reader.read(into: &sink)
       return sink.summary
     }
