@@ -30,6 +30,40 @@ struct AppleHealthImportTests {
     #expect((health["duplicates"] as? Int ?? 0) > 0)
   }
 
+  /// The Health app writes a summer workout exported in winter with the winter offset: the
+  /// zone the settings name (or --assume-zone) gives it the offset its clock showed; HKTimeZone
+  /// still wins; without either, the offset written stands.
+  @Test func recordsWithoutTheirZoneAreReadInTheSettingsZone() throws {
+    let sandbox = Sandbox()
+    let export = sandbox.file(
+      "export.xml",
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <HealthData locale="en_GB">
+       <ExportDate value="2020-11-20 09:00:00 +0000"/>
+       <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="20" durationUnit="min" sourceName="Watch" startDate="2020-07-24 10:51:16 +0100" endDate="2020-07-24 11:11:16 +0100"/>
+       <Workout workoutActivityType="HKWorkoutActivityTypeYoga" duration="30" durationUnit="min" sourceName="Watch" startDate="2020-07-25 10:00:00 +0100" endDate="2020-07-25 10:30:00 +0100">
+        <MetadataEntry key="HKTimeZone" value="America/New_York"/>
+       </Workout>
+      </HealthData>
+
+      """)
+    let written = sandbox.run("import", export, "--store", sandbox.directory.path + "/plain.db")
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(
+      sandbox.run("events", "--event", "workout", "--store", sandbox.directory.path + "/plain.db")
+        .stdout.hasPrefix("2020-07-24T10:51:16+01:00  Workout"))
+    #expect(sandbox.run("settings", "--time-zone", "Europe/Paris").status == 0)
+    #expect(sandbox.run("import", export).status == 0)
+    #expect(
+      sandbox.run("events", "--event", "workout").stdout
+        == """
+        2020-07-24T11:51:16+02:00  Workout  value=20  note="Running"  (import)
+        2020-07-25T05:00:00-04:00  Workout  value=30  note="Yoga"  (import)
+
+        """)
+  }
+
   @Test func theFormatIsRecognisedFromTheContent() throws {
     let sandbox = Sandbox()
     let path = sandbox.directory.appendingPathComponent("health-data").path

@@ -56,6 +56,12 @@ struct StatusBarAndAppleTests {
         == "08:10 Tea & <biscuits> 100% ##1 · 2 of 2 left today\n")
     #expect(
       box.run("status").stdout == "08:10 Tea & <biscuits> 100% #1 · 2 of 2 left today\n")
+    let broken = Sandbox(now: "2026-04-27T08:00:00+02:00")
+    #expect(broken.run("reminders", "add", "--text", "Two\nlines", "--at", "08:10").status == 0)
+    for format in ["text", "polybar", "tmux"] {
+      #expect(
+        broken.run("status", "--format", format).stdout == "08:10 Two lines · 1 of 1 left today\n")
+    }
     let wrong = box.run("status", "--format", "i3")
     #expect(wrong.status == 64)
     #expect(wrong.stderr.contains("expected text, waybar, polybar or tmux, found 'i3'"))

@@ -75,11 +75,15 @@ enum ImportCommand: Command {
         )
         userZone = nil
       }
+      // The Health app writes every date with the phone's offset at the time of the export
+      // (docs/apple-health.md): records without their own zone are read in --assume-zone, else
+      // in the zone the settings name, else at the offset written.
+      let healthZone = zone ?? (settings.timeZone == nil ? nil : userZone)
       return try store.write {
         try importFiles(
           into: store, format: format, health: health, firstDate: firstDate,
-          skippingInvalid: skips, assumedZone: zone, columns: columns, dateOrder: dateOrder,
-          userZone: userZone, context: context)
+          skippingInvalid: skips, assumedZone: zone, healthZone: healthZone, columns: columns,
+          dateOrder: dateOrder, userZone: userZone, context: context)
       }
     }
     return status
@@ -90,8 +94,8 @@ enum ImportCommand: Command {
   /// status and how many events were added.
   private static func importFiles(
     into store: EventStore, format: EventFileFormat?, health: Bool, firstDate: LocalDate?,
-    skippingInvalid skips: Bool, assumedZone zone: Zone?, columns: ColumnMapping?,
-    dateOrder: DateOrder?, userZone: Zone?, context: Context
+    skippingInvalid skips: Bool, assumedZone zone: Zone?, healthZone: Zone?,
+    columns: ColumnMapping?, dateOrder: DateOrder?, userZone: Zone?, context: Context
   ) throws -> (ExitCode, Int) {
     var status = ExitCode.ok
     var added = 0
@@ -106,7 +110,7 @@ enum ImportCommand: Command {
         if health || (format == nil && HealthImport.looksLikeExport(path)) {
           let summary = try store.importHealthExport(
             from: HealthImport.reader(
-              path, skippingInvalid: skips, defaultZone: zone, context: context),
+              path, skippingInvalid: skips, defaultZone: healthZone, context: context),
             from: firstDate)
           added += summary.added
           for invalid in summary.reading.invalid { context.warn("\(invalid) (skipped)") }

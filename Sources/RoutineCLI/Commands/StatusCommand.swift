@@ -78,7 +78,7 @@ enum StatusCommand: Command {
       ?? "no reminders"
     switch format {
     case .text:
-      context.output.line(TerminalText.escaped(line))
+      context.output.line(TerminalText.escaped(oneLine(line)))
     case .polybar:
       // Polybar reads %{...} in a script's output as formatting: a title must not restyle the bar.
       context.output.line(oneLine(line).replacingOccurrences(of: "%", with: "%%"))
