@@ -239,6 +239,23 @@ struct AppleHealthReaderTests {
     #expect(result.events.count == 5)
   }
 
+  @Test func twoExportsInOneArchiveAreRefusedNamingBoth() throws {
+    let directory = TemporaryDirectory()
+    let two = StoredZip.archive([
+      ("q/a/export.xml", Self.sample), ("q/b/export.xml", Self.sample),
+    ])
+    let error = try #require(throws: ArchiveError.self) {
+      try read(directory.file("two.zip", bytes: two))
+    }
+    #expect(error.description.contains("found 2: q/a/export.xml, q/b/export.xml"))
+    // The Health app's own place wins over any other copy.
+    let exact = StoredZip.archive([
+      ("backup/export.xml", "<HealthData>"), ("apple_health_export/export.xml", Self.sample),
+    ])
+    let (_, result) = try read(directory.file("exact.zip", bytes: exact))
+    #expect(result.events.count == 5)
+  }
+
   @Test func aDamagedEntryIsBadDataNamingTheFile() throws {
     let directory = TemporaryDirectory()
     var archive = StoredZip.archive([("apple_health_export/export.xml", Self.sample)])

@@ -80,7 +80,16 @@ public struct AppleHealthReader {
     }
     if headCount == 4, head == [0x50, 0x4B, 0x03, 0x04] {
       let archive = try ZipArchive(file: file)
-      guard let entry = archive.healthExport() else {
+      let exports = archive.healthExports()
+      guard exports.count <= 1 else {
+        throw ArchiveError(
+          file: path,
+          message:
+            "expected one Apple Health export in the archive, found \(exports.count): "
+            + exports.map(\.name).joined(separator: ", ")
+            + "; extract the one to import (unzip -p ARCHIVE NAME > export.xml) and import that")
+      }
+      guard let entry = exports.first else {
         throw ArchiveError(
           file: path,
           message:

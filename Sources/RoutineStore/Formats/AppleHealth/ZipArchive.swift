@@ -139,11 +139,14 @@ final class ZipArchive {
     return entries
   }
 
-  /// The Health export in the archive: `apple_health_export/export.xml`, else the one entry
-  /// named `export.xml` in any folder (never `export_cda.xml`).
-  func healthExport() -> Entry? {
-    entries.first { $0.name == "apple_health_export/export.xml" }
-      ?? entries.first { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") }
+  /// The Health exports in the archive: `apple_health_export/export.xml` when there is one,
+  /// else every entry named `export.xml` in any folder (never `export_cda.xml`). More than one
+  /// is for the caller to refuse: which of two exports a person meant is theirs to say.
+  func healthExports() -> [Entry] {
+    if let exact = entries.first(where: { $0.name == "apple_health_export/export.xml" }) {
+      return [exact]
+    }
+    return entries.filter { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") }
   }
 
   /// Where the entry's data starts (after its local header).
