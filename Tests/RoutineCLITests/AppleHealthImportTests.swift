@@ -64,6 +64,19 @@ struct AppleHealthImportTests {
         """)
   }
 
+  @Test func csvOptionsWithAnExportAreRefusedRatherThanIgnored() throws {
+    let sandbox = Sandbox()
+    let xml = sandbox.directory.appendingPathComponent("export.xml").path
+    #expect(
+      sandbox.run("sample", "--format", "apple-health", "--days", "2", "--output", xml).status == 0)
+    for option in [["--columns", "timestamp=Date,event=What"], ["--date-order", "dmy"]] {
+      let run = sandbox.run(["import", xml] + option)
+      #expect(run.status == 64)
+      #expect(run.stderr.contains("is an Apple Health export: import it without them"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
+  }
+
   @Test func theFormatIsRecognisedFromTheContent() throws {
     let sandbox = Sandbox()
     let path = sandbox.directory.appendingPathComponent("health-data").path

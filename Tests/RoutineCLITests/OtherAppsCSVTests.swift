@@ -280,6 +280,16 @@ struct OtherAppsCSVTests {
     #expect(sandbox.run("import", file, "--from", "2026-02-30").status == 64)
   }
 
+  @Test func columnsWithJSONLinesIsRefusedRatherThanIgnored() {
+    let sandbox = Sandbox()
+    let file = sandbox.file(
+      "events.jsonl", #"{"timestamp": "2026-04-20T07:05Z", "event": "Tea"}"# + "\n")
+    let run = sandbox.run("import", file, "--columns", "timestamp=When,event=What")
+    #expect(run.status == 65)
+    #expect(run.stderr.contains("found JSON Lines, whose keys are timestamp, event"))
+    #expect(sandbox.run("import", file).status == 0)
+  }
+
   @Test func hostileInputIsRefusedNotCrashedOn() {
     let sandbox = Sandbox()
     // Digits without end, a time of nothing but separators, a date of a huge year.

@@ -108,6 +108,11 @@ enum ImportCommand: Command {
       let name = TerminalText.escaped(displayName(path))
       do {
         if health || (format == nil && HealthImport.looksLikeExport(path)) {
+          guard columns == nil, dateOrder == nil else {
+            throw UsageError(
+              "--columns and --date-order read CSV; \(name) is an Apple Health export: import it without them",
+              command: spec.name)
+          }
           let summary = try store.importHealthExport(
             from: HealthImport.reader(
               path, skippingInvalid: skips, defaultZone: healthZone, context: context),

@@ -188,7 +188,17 @@ public struct EventFileReader: Sendable {
     _ = try file.fill()
     let head = file.unread
     if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { file.start += 3 }
-    return (file, format ?? EventFileFormat.guess(fromPath: path) ?? sniff(file.unread))
+    let format = format ?? EventFileFormat.guess(fromPath: path) ?? sniff(file.unread)
+    if format == .jsonl, columns != nil {
+      // Named keys have no columns to map: ignoring --columns would import something else
+      // than what was asked for.
+      throw FormatError(
+        file: path, line: 1,
+        message:
+          "expected CSV, whose columns --columns names; found JSON Lines, whose keys are "
+          + "timestamp, event, value, note and source (import it without --columns)")
+    }
+    return (file, format)
   }
 
   /// The offset just after the first line break at or after `offset`, or `nil` when there is
