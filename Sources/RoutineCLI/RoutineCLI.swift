@@ -24,6 +24,7 @@ public enum RoutineCLI {
     DeliverCommand.self, WatchCommand.self, RespondCommand.self, AwaitAnswerCommand.self,
     HistoryCommand.self,
     WhyCommand.self, StatusCommand.self, DoctorCommand.self, ClearCommand.self,
+    ReportCommand.self,
     SettingsCommand.self, SampleCommand.self, HelpCommand.self,
   ]
 

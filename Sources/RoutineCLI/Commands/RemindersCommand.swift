@@ -124,44 +124,7 @@ enum RemindersCommand: Command {
     let now = try context.nowSeconds()
     return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
-      let reminders = try store?.reminders() ?? []
-      let habits = try store?.habits() ?? []
-      let tasks = try store?.tasks() ?? []
-      let planner = ReminderPlanner(clock: clock)
-      let requests = planner.requests(for: reminders, habits: habits, tasks: tasks)
-      let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
-      // Looked up by key: a scan per reminder made 100,000 reminders take minutes.
-      let habitsByID = Dictionary(
-        habits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      let tasksByID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      var requestsByReminder: [String: [NotificationRequest]] = [:]
-      for request in requests {
-        guard let id = request.metadata?.reminderID else { continue }
-        requestsByReminder[id, default: []].append(request)
-      }
-      var cancelledByReminder: [String: Int] = [:]
-      for stored in try store?.cancellations(from: now) ?? [] where stored.restoredAt == nil {
-        cancelledByReminder[stored.cancellation.reminderID, default: 0] += 1
-      }
-      var rows: [(Reminder, String, String, String, Int64?, String?, Int)] = []
-      rows.reserveCapacity(reminders.count)
-      for reminder in reminders {
-        let habit = reminder.link.flatMap { habitsByID[$0] }
-        let task = reminder.link.flatMap { tasksByID[$0] }
-        let next = (requestsByReminder[reminder.id] ?? []).compactMap { request in
-          request.trigger.nextFiring(after: now, in: zone).map { (request, $0) }
-        }.min { $0.1.at < $1.1.at }
-        let skipped = next.flatMap { skips.reason($0.0, at: $0.1) }
-        let cancelled = cancelledByReminder[reminder.id] ?? 0
-        rows.append(
-          (
-            reminder, ReminderFormatting.subject(reminder, habit: habit, task: task),
-            ReminderFormatting.schedule(reminder, habit: habit, task: task),
-            ReminderFormatting.isRepeating(reminder) ? "repeating" : "one-time", next?.1.at,
-            skipped,
-            cancelled
-          ))
-      }
+      let rows = try listing(store: store, now: now, zone: zone, clock: clock)
       if context.isJSON {
         var list = JSONListWriter(context.output, key: "reminders")
         for row in rows {
@@ -202,6 +165,55 @@ enum RemindersCommand: Command {
       }
       return .ok
     }
+  }
+
+  /// One line of the listing: the reminder, its subject, its schedule, "repeating" or
+  /// "one-time", its next firing, why that one is skipped, and its firings cancelled ahead.
+  typealias Row = (Reminder, String, String, String, Int64?, String?, Int)
+
+  /// The rows of the listing at `now` (also the report's list of reminders).
+  static func listing(store: EventStore?, now: Int64, zone: Zone, clock: ClockStyle) throws
+    -> [Row]
+  {
+    let reminders = try store?.reminders() ?? []
+    let habits = try store?.habits() ?? []
+    let tasks = try store?.tasks() ?? []
+    let planner = ReminderPlanner(clock: clock)
+    let requests = planner.requests(for: reminders, habits: habits, tasks: tasks)
+    let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
+    // Looked up by key: a scan per reminder made 100,000 reminders take minutes.
+    let habitsByID = Dictionary(
+      habits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let tasksByID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var requestsByReminder: [String: [NotificationRequest]] = [:]
+    for request in requests {
+      guard let id = request.metadata?.reminderID else { continue }
+      requestsByReminder[id, default: []].append(request)
+    }
+    var cancelledByReminder: [String: Int] = [:]
+    for stored in try store?.cancellations(from: now) ?? [] where stored.restoredAt == nil {
+      cancelledByReminder[stored.cancellation.reminderID, default: 0] += 1
+    }
+    var rows: [Row] = []
+    rows.reserveCapacity(reminders.count)
+    for reminder in reminders {
+      let habit = reminder.link.flatMap { habitsByID[$0] }
+      let task = reminder.link.flatMap { tasksByID[$0] }
+      let next = (requestsByReminder[reminder.id] ?? []).compactMap { request in
+        request.trigger.nextFiring(after: now, in: zone).map { (request, $0) }
+      }.min { $0.1.at < $1.1.at }
+      let skipped = next.flatMap { skips.reason($0.0, at: $0.1) }
+      let cancelled = cancelledByReminder[reminder.id] ?? 0
+      rows.append(
+        (
+          reminder, ReminderFormatting.subject(reminder, habit: habit, task: task),
+          ReminderFormatting.schedule(reminder, habit: habit, task: task),
+          ReminderFormatting.isRepeating(reminder) ? "repeating" : "one-time", next?.1.at,
+          skipped,
+          cancelled
+        ))
+    }
+    return rows
   }
 }
 

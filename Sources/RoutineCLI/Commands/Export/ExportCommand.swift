@@ -66,8 +66,10 @@ enum ExportCommand: Command {
   /// Writes a whole document to `--out` (replaced atomically; a new file readable by its owner
   /// only, as the store is), then says on standard error what it holds (`summary`), as the
   /// events export does; or writes it to standard output.
-  static func write(_ document: String, summary: String, context: Context) throws {
-    guard let path = try context.outputPath(command: spec.name, option: "out") else {
+  static func write(
+    _ document: String, summary: String, context: Context, command: String = spec.name
+  ) throws {
+    guard let path = try context.outputPath(command: command, option: "out") else {
       context.output.writeVerbatim(document)
       return
     }

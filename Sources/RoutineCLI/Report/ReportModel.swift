@@ -1,0 +1,84 @@
+import RoutineCore
+
+/// What `routine report` shows, gathered from the store and worked out, with no I/O left: the
+/// page and the SVG are pure functions of it (``ReportPage``, ``ReportTimeline``).
+struct ReportModel {
+  /// `Mon 2026-04-27 08:00`, when the report was made (its `now`).
+  var generated: String
+  /// The user's zone, as `analyze` names it.
+  var zoneName: String
+  /// The days the timelines show: the analysis window and the day of `now`.
+  var days: ClosedRange<LocalDate>
+  /// Days with at least one event in ``days``.
+  var daysLogged: Int
+  /// The routines learned, in `analyze`'s order.
+  var routines: [ReportRoutine]
+  /// The firings of the next 7 days, in order.
+  var upcoming: [ReportFiring]
+  /// What became of the firings in ``days``, per reminder (or request).
+  var outcomes: [ReportOutcome]
+  /// The reminders the person defined.
+  var reminders: [ReportReminder]
+}
+
+/// One routine and the events of its days.
+struct ReportRoutine {
+  var routine: Routine
+  /// The routine's days in the report's range (only those of its day kind), oldest first.
+  var days: [ReportDay]
+}
+
+/// One day's events of a routine's kind, as marks on its row.
+struct ReportDay {
+  var date: LocalDate
+  /// The local times of the day's events of the kind.
+  var marks: [ReportMark]
+}
+
+/// One event on a timeline.
+struct ReportMark {
+  var time: TimeOfDay
+  /// Signed minutes from the routine's time when `analyze` calls the event an outlier.
+  var outlierMinutes: Int?
+}
+
+/// One upcoming firing.
+struct ReportFiring {
+  /// `Tue 2026-04-28 07:00`.
+  var at: String
+  var title: String
+  var body: String
+  /// Why it will be skipped, or `nil` when it fires.
+  var skipped: String?
+}
+
+/// What became of one reminder's (or learned request's) firings.
+struct ReportOutcome {
+  /// The reminder's id, or the request's when it has no reminder.
+  var id: String
+  var title: String
+  var delivered = 0
+  /// Answers by action, most given first.
+  var answers: [(action: String, count: Int)] = []
+  var snoozed = 0
+  /// Not delivered: already done (suppressed at fire time, or cancelled when it was logged).
+  var skipped = 0
+  var missed = 0
+  var failed = 0
+
+  /// Deliveries nobody answered or snoozed: those a person ignored.
+  var unanswered: Int {
+    max(0, delivered - snoozed - answers.reduce(0) { $0 + $1.count })
+  }
+}
+
+/// One reminder a person defined.
+struct ReportReminder {
+  var id: String
+  var subject: String
+  var schedule: String
+  var isEnabled: Bool
+  /// `Tue 2026-04-28 07:00`, or `nil` when it will not fire again.
+  var next: String?
+  var nextSkipped: String?
+}

@@ -1,0 +1,206 @@
+import RoutineCore
+
+/// The report as one self-contained HTML page: inline CSS and SVG, no script, no font, image or
+/// link to fetch (its Content-Security-Policy forbids any), so it renders the same offline. Every
+/// string that came from a person (kinds, titles, notes, ids) is escaped.
+enum ReportPage {
+  /// The policy the page carries: nothing may be fetched, and only its own inline style applies.
+  static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+  /// The sentence shown in place of routines when none was learned.
+  static func emptyRoutines(_ model: ReportModel) -> String {
+    let count = model.days.upperBound.daysSince1970 - model.days.lowerBound.daysSince1970
+    if model.daysLogged < 3 {
+      return "Not enough days yet: \(counted(model.daysLogged, "day")) with events in the range; "
+        + "a routine needs an event near the same time on at least 3 days."
+    }
+    return "No routine yet in these \(counted(count, "day")): "
+      + "a routine needs an event near the same time on at least 3 days."
+  }
+
+  /// The whole page.
+  static func html(_ model: ReportModel) -> String {
+    var out = """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+      <title>Routine report</title>
+      <style>\(style)</style>
+      </head>
+      <body>
+      <header>
+      <h1>Your routines</h1>
+
+      """
+    let first = model.days.lowerBound
+    let last = model.days.upperBound
+    out +=
+      "<p>Made \(HTMLText.escaped(model.generated)) (\(HTMLText.escaped(model.zoneName))), from the events of "
+      + "\(first.weekdayName) \(first) to \(last.weekdayName) \(last): "
+      + "\(counted(model.daysLogged, "day")) with events.</p>\n"
+    out +=
+      "<nav><a href=\"#routines\">Routines</a> · <a href=\"#upcoming\">Next 7 days</a> · "
+      + "<a href=\"#outcomes\">What became of reminders</a> · <a href=\"#reminders\">Your reminders</a></nav>\n"
+    out += "</header>\n<main>\n"
+    out += routines(model)
+    out += upcoming(model)
+    out += outcomes(model)
+    out += reminders(model)
+    out +=
+      "</main>\n<footer><p>Made by routine \(RoutineCLI.version). This page fetches nothing: no script, font or image from elsewhere.</p></footer>\n</body>\n</html>\n"
+    return out
+  }
+
+  private static func routines(_ model: ReportModel) -> String {
+    var out = "<section id=\"routines\">\n<h2>Routines</h2>\n"
+    if model.routines.isEmpty {
+      out += "<p class=\"empty\">\(HTMLText.escaped(emptyRoutines(model)))</p>\n"
+    }
+    for (index, item) in model.routines.enumerated() {
+      let routine = item.routine
+      let percent = Int((routine.confidence * 100).rounded())
+      let heading = ReportTimeline.heading(routine)
+      out += "<article id=\"routine-\(index + 1)\">\n"
+      out +=
+        "<h3>\(HTMLText.escaped(routine.kind.name)) <span class=\"days\">\(HTMLText.escaped(routine.dayKind.noun(count: 2)))</span></h3>\n"
+      out += "<dl>"
+      out += "<div><dt>Usual time</dt><dd>\(routine.time)</dd></div>"
+      out +=
+        "<div><dt>Spread</dt><dd>±\(Int(routine.spreadMinutes.rounded())) min (\(routine.earliest) to \(routine.latest))</dd></div>"
+      out +=
+        "<div><dt>Confidence</dt><dd>\(percent)% <span class=\"meter\" aria-hidden=\"true\">\(meter(routine.confidence))</span></dd></div>"
+      out +=
+        "<div><dt>Days</dt><dd>\(routine.daysMatched) of \(routine.daysObserved) \(HTMLText.escaped(routine.dayKind.noun(count: routine.daysObserved)))</dd></div>"
+      out += "</dl>\n"
+      out += "<p class=\"reason\">\(HTMLText.escaped(routine.reasoning))</p>\n"
+      let outliers = item.days.flatMap { day in
+        day.marks.compactMap { mark in mark.outlierMinutes.map { (day.date, mark.time, $0) } }
+      }
+      out +=
+        "<figure>\(ReportTimeline(routine: item, title: "Timeline of \(heading)").svg())"
+      out += "<figcaption>Each row a day, each dot an event"
+      if outliers.isEmpty {
+        out += "; no outlier.</figcaption></figure>\n"
+      } else {
+        out += "; outliers: "
+        out += outliers.map { date, time, minutes in
+          "\(date.weekdayName) \(date) \(time) (\(minutes > 0 ? "\(minutes) min late" : "\(-minutes) min early"))"
+        }.joined(separator: ", ")
+        out += ".</figcaption></figure>\n"
+      }
+      out += "</article>\n"
+    }
+    return out + "</section>\n"
+  }
+
+  /// Ten blocks, filled in proportion: the confidence without colour.
+  private static func meter(_ value: Double) -> String {
+    let filled = max(0, min(10, Int((value * 10).rounded())))
+    return String(repeating: "■", count: filled) + String(repeating: "□", count: 10 - filled)
+  }
+
+  private static func upcoming(_ model: ReportModel) -> String {
+    var out = "<section id=\"upcoming\">\n<h2>Next 7 days</h2>\n"
+    guard !model.upcoming.isEmpty else {
+      return out
+        + "<p class=\"empty\">Nothing fires in the next 7 days: 'routine plan' makes reminders from your routines, 'routine reminders add' adds your own.</p>\n</section>\n"
+    }
+    out +=
+      "<table>\n<thead><tr><th>When</th><th>Reminder</th><th>Will it fire?</th></tr></thead>\n<tbody>\n"
+    for firing in model.upcoming {
+      let title = HTMLText.escaped(firing.title)
+      let body = firing.body.isEmpty ? "" : ": \(HTMLText.escaped(firing.body))"
+      let state =
+        firing.skipped.map { "<span class=\"skip\">✕ skipped: \(HTMLText.escaped($0))</span>" }
+        ?? "✓ fires"
+      out +=
+        "<tr><td data-label=\"When\">\(HTMLText.escaped(firing.at))</td><td data-label=\"Reminder\"><b>\(title)</b>\(body)</td><td data-label=\"Will it fire?\">\(state)</td></tr>\n"
+    }
+    return out + "</tbody>\n</table>\n</section>\n"
+  }
+
+  /// A word for how a reminder fares: whether it is answered, ignored or not needed.
+  static func verdict(_ outcome: ReportOutcome) -> String {
+    let answered = outcome.answers.reduce(0) { $0 + $1.count }
+    let fired = outcome.delivered + outcome.skipped + outcome.missed + outcome.failed
+    if fired == 0 { return "nothing fired yet" }
+    if outcome.delivered == 0 && outcome.skipped > 0 { return "not needed: done before it fired" }
+    if outcome.delivered == 0 { return "never delivered" }
+    if answered * 2 >= outcome.delivered { return "helps: mostly answered" }
+    if outcome.unanswered * 2 > outcome.delivered { return "mostly ignored" }
+    return "sometimes answered"
+  }
+
+  private static func outcomes(_ model: ReportModel) -> String {
+    var out = "<section id=\"outcomes\">\n<h2>What became of the reminders</h2>\n"
+    guard !model.outcomes.isEmpty else {
+      return out
+        + "<p class=\"empty\">No firing recorded in the range yet: 'routine deliver' (from cron) or 'routine watch' records each one.</p>\n</section>\n"
+    }
+    out +=
+      "<table>\n<thead><tr><th>Reminder</th><th>Delivered</th><th>Answered</th><th>Snoozed</th><th>Skipped: already done</th><th>Missed</th><th>Unanswered</th><th>Verdict</th></tr></thead>\n<tbody>\n"
+    for outcome in model.outcomes {
+      let answers =
+        outcome.answers.isEmpty
+        ? "0"
+        : outcome.answers.map { "\($0.count) × ‘\(HTMLText.escaped($0.action))’" }.joined(
+          separator: ", ")
+      let missed = outcome.missed + outcome.failed
+      out +=
+        "<tr><td data-label=\"Reminder\"><b>\(HTMLText.escaped(outcome.title))</b> <code>\(HTMLText.escaped(outcome.id))</code></td>"
+        + "<td data-label=\"Delivered\">\(outcome.delivered)</td><td data-label=\"Answered\">\(answers)</td>"
+        + "<td data-label=\"Snoozed\">\(outcome.snoozed)</td><td data-label=\"Skipped: already done\">\(outcome.skipped)</td>"
+        + "<td data-label=\"Missed\">\(missed)\(outcome.failed > 0 ? " (\(outcome.failed) failed)" : "")</td>"
+        + "<td data-label=\"Unanswered\">\(outcome.unanswered)</td><td data-label=\"Verdict\">\(verdict(outcome))</td></tr>\n"
+    }
+    return out + "</tbody>\n</table>\n</section>\n"
+  }
+
+  private static func reminders(_ model: ReportModel) -> String {
+    var out = "<section id=\"reminders\">\n<h2>Your reminders</h2>\n"
+    guard !model.reminders.isEmpty else {
+      return out
+        + "<p class=\"empty\">No reminders yet: 'routine reminders add' defines one.</p>\n</section>\n"
+    }
+    out +=
+      "<table>\n<thead><tr><th>Id</th><th>About</th><th>When</th><th>Next firing</th></tr></thead>\n<tbody>\n"
+    for reminder in model.reminders {
+      var next: String
+      if !reminder.isEnabled {
+        next = "off (disabled)"
+      } else if let at = reminder.next {
+        next = HTMLText.escaped(at)
+        if let reason = reminder.nextSkipped {
+          next += " <span class=\"skip\">✕ skipped: \(HTMLText.escaped(reason))</span>"
+        }
+      } else {
+        next = "no further firing"
+      }
+      out +=
+        "<tr><td data-label=\"Id\"><code>\(HTMLText.escaped(reminder.id))</code></td><td data-label=\"About\">\(HTMLText.escaped(reminder.subject))</td>"
+        + "<td data-label=\"When\">\(HTMLText.escaped(reminder.schedule))</td><td data-label=\"Next firing\">\(next)</td></tr>\n"
+    }
+    return out + "</tbody>\n</table>\n</section>\n"
+  }
+
+  /// System fonts only; tables become labelled blocks on a narrow screen; articles keep whole
+  /// on a printed page.
+  static let style = """
+    body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0 auto;padding:0 1rem 2rem;max-width:60rem;line-height:1.45;color:#111;background:#fff}
+    h1{margin:1rem 0 .25rem}h2{border-bottom:2px solid #111;padding-bottom:.2rem;margin-top:2rem}
+    h3{margin:1.25rem 0 .4rem}h3 .days{font-weight:normal;font-size:.85em;color:#333}
+    nav a{color:#0645ad}
+    dl{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:.25rem 0}dl div{min-width:8rem}dt{font-size:.8em;color:#444}dd{margin:0;font-weight:bold}
+    .meter{font-weight:normal;letter-spacing:-1px;font-size:.8em}
+    .reason{margin:.25rem 0;color:#222}
+    figure{margin:.5rem 0}figure svg{width:100%;height:auto;display:block}figcaption{font-size:.85em;color:#333}
+    table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ccc;vertical-align:top}
+    .skip{font-style:italic}.empty{font-style:italic;border-left:4px solid #999;padding-left:.6rem}
+    code{font-size:.9em;overflow-wrap:anywhere}td{overflow-wrap:anywhere}
+    @media (max-width:600px){thead{display:none}table,tbody,tr,td{display:block;width:auto}tr{border-bottom:1px solid #999;padding:.3rem 0}td{border:0;padding:.1rem 0}td::before{content:attr(data-label) ": ";font-weight:bold}}
+    @media print{body{max-width:none;font-size:10pt}nav{display:none}article,tr{break-inside:avoid}h2{break-after:avoid}a{color:inherit}}
+    """
+}
