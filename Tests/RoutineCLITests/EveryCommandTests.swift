@@ -101,6 +101,7 @@ struct EveryCommandTests {
       "history": ["history", "--from", "yesterday"],
       "why": ["why", "reminder-1"],
       "status": ["status"],
+      "report": ["report", "--out", file("report.html")],
       "doctor": ["doctor"],
       "clear": ["clear", "--delivered"],
       "settings": ["settings"],

@@ -66,15 +66,15 @@ enum ReportPage {
       out += "<article id=\"routine-\(index + 1)\">\n"
       out +=
         "<h3>\(HTMLText.escaped(routine.kind.name)) <span class=\"days\">\(HTMLText.escaped(routine.dayKind.noun(count: 2)))</span></h3>\n"
-      out += "<dl>"
-      out += "<div><dt>Usual time</dt><dd>\(routine.time)</dd></div>"
+      out += "<ul class=\"facts\">"
+      out += "<li><span>Usual time</span> <b>\(routine.time)</b></li>"
       out +=
-        "<div><dt>Spread</dt><dd>±\(Int(routine.spreadMinutes.rounded())) min (\(routine.earliest) to \(routine.latest))</dd></div>"
+        "<li><span>Spread</span> <b>±\(Int(routine.spreadMinutes.rounded())) min (\(routine.earliest) to \(routine.latest))</b></li>"
       out +=
-        "<div><dt>Confidence</dt><dd>\(percent)% <span class=\"meter\" aria-hidden=\"true\">\(meter(routine.confidence))</span></dd></div>"
+        "<li><span>Confidence</span> <b>\(percent)% <span class=\"meter\" aria-hidden=\"true\">\(meter(routine.confidence))</span></b></li>"
       out +=
-        "<div><dt>Days</dt><dd>\(routine.daysMatched) of \(routine.daysObserved) \(HTMLText.escaped(routine.dayKind.noun(count: routine.daysObserved)))</dd></div>"
-      out += "</dl>\n"
+        "<li><span>Days</span> <b>\(routine.daysMatched) of \(routine.daysObserved) \(HTMLText.escaped(routine.dayKind.noun(count: routine.daysObserved)))</b></li>"
+      out += "</ul>\n"
       out += "<p class=\"reason\">\(HTMLText.escaped(routine.reasoning))</p>\n"
       let outliers = item.days.flatMap { day in
         day.marks.compactMap { mark in mark.outlierMinutes.map { (day.date, mark.time, $0) } }
@@ -193,14 +193,14 @@ enum ReportPage {
     h1{margin:1rem 0 .25rem}h2{border-bottom:2px solid #111;padding-bottom:.2rem;margin-top:2rem}
     h3{margin:1.25rem 0 .4rem}h3 .days{font-weight:normal;font-size:.85em;color:#333}
     nav a{color:#0645ad}
-    dl{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:.25rem 0}dl div{min-width:8rem}dt{font-size:.8em;color:#444}dd{margin:0;font-weight:bold}
+    .facts{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:.25rem 0;padding:0;list-style:none}.facts span{display:block;font-size:.8em;color:#444}
     .meter{font-weight:normal;letter-spacing:-1px;font-size:.8em}
     .reason{margin:.25rem 0;color:#222}
-    figure{margin:.5rem 0}figure svg{width:100%;height:auto;display:block}figcaption{font-size:.85em;color:#333}
+    figure{margin:.5rem 0;overflow-x:auto}figure svg{width:100%;height:auto;display:block}figcaption{font-size:.85em;color:#333}
     table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ccc;vertical-align:top}
     .skip{font-style:italic}.empty{font-style:italic;border-left:4px solid #999;padding-left:.6rem}
     code{font-size:.9em;overflow-wrap:anywhere}td{overflow-wrap:anywhere}
-    @media (max-width:600px){thead{display:none}table,tbody,tr,td{display:block;width:auto}tr{border-bottom:1px solid #999;padding:.3rem 0}td{border:0;padding:.1rem 0}td::before{content:attr(data-label) ": ";font-weight:bold}}
+    @media (max-width:600px){figure svg{min-width:520px}thead{display:none}table,tbody,tr,td{display:block;width:auto}tr{border-bottom:1px solid #999;padding:.3rem 0}td{border:0;padding:.1rem 0}td::before{content:attr(data-label) ": ";font-weight:bold}}
     @media print{body{max-width:none;font-size:10pt}nav{display:none}article,tr{break-inside:avoid}h2{break-after:avoid}a{color:inherit}}
     """
 }

@@ -9,7 +9,7 @@ struct ReportTimeline {
   /// The drawing's width in SVG units; the page scales it to the screen.
   static let width = 720.0
   /// Left of the plot: the day labels.
-  static let plotLeft = 92.0
+  static let plotLeft = 100.0
   static let plotRight = width - 40.0
   static let axisHeight = 22.0
 
@@ -18,7 +18,7 @@ struct ReportTimeline {
 
   /// Rows are compact, labelled on the first of each month, beyond about two months.
   var isCompact: Bool { routine.days.count > 62 }
-  var rowHeight: Double { isCompact ? 6 : 16 }
+  var rowHeight: Double { isCompact ? 6 : 18 }
   var height: Double { Self.axisHeight + Double(max(routine.days.count, 1)) * rowHeight + 26 }
 
   /// The horizontal position of a time of day.
@@ -35,8 +35,9 @@ struct ReportTimeline {
     if let y { out += " y=\"\(Self.number(y))\"" }
     out +=
       " viewBox=\"0 0 \(Self.number(Self.width)) \(Self.number(height))\" width=\"\(Self.number(Self.width))\" height=\"\(Self.number(height))\""
-      + " role=\"img\" font-family=\"sans-serif\" font-size=\"11\">"
-    out += "<title>\(HTMLText.escaped(title))</title>"
+      + " role=\"img\">"
+    out +=
+      "<title>\(HTMLText.escaped(title))</title><g font-family=\"sans-serif\" font-size=\"13\">"
     let top = Self.axisHeight
     let bottom = top + Double(max(routine.days.count, 1)) * rowHeight
     // Hours: a grid line every 3 hours, labelled.
@@ -114,11 +115,11 @@ struct ReportTimeline {
     out +=
       "<g transform=\"translate(\(Self.number(Self.plotLeft)) \(legendY))\">"
       + "<circle cx=\"4\" cy=\"-4\" r=\"3.5\"/><text x=\"12\" y=\"0\">event</text>"
-      + "<path d=\"M60 -9l10 10m0 -10l-10 10\" stroke=\"#b00020\" stroke-width=\"2\"/><text x=\"76\" y=\"0\">outlier</text>"
-      + "<path d=\"M134 -10V2\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"140\" y=\"0\">usual time \(r.time)</text>"
-      + "<rect x=\"240\" y=\"-10\" width=\"14\" height=\"12\" fill=\"#d9d9d9\"/><text x=\"258\" y=\"0\">spread ±\(Int(r.spreadMinutes.rounded())) min</text>"
+      + "<path d=\"M66 -9l10 10m0 -10l-10 10\" stroke=\"#b00020\" stroke-width=\"2\"/><text x=\"82\" y=\"0\">outlier</text>"
+      + "<path d=\"M150 -10V2\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"156\" y=\"0\">usual \(r.time)</text>"
+      + "<rect x=\"250\" y=\"-10\" width=\"14\" height=\"12\" fill=\"#d9d9d9\"/><text x=\"268\" y=\"0\">spread ±\(Int(r.spreadMinutes.rounded())) min</text>"
       + "</g>"
-    out += "</svg>"
+    out += "</g></svg>"
     return out
   }
 
