@@ -5,6 +5,8 @@ public enum ManPage {
   public static func render(_ commands: [CommandSpec], version: String) -> String {
     var page = [
       ".TH ROUTINE 1 \"\" \"routine \(escaped(version))\" \"User Commands\"",
+      // Ragged right: long option examples ("timestamp=Date+Time,...") cannot be justified.
+      ".ad l",
       ".SH NAME",
       "routine \\- learns your daily routines from logged events and turns them into reminders",
       ".SH SYNOPSIS",
@@ -92,7 +94,8 @@ public enum ManPage {
 
   /// An option as a tagged paragraph: `--name VALUE` and its help.
   static func option(_ option: OptionSpec) -> [String] {
-    let name = "\\fB\\-\\-\(escaped(option.name))\\fR"
+    // Every dash of an option is a minus sign, so that a reader can copy it into a terminal.
+    let name = "\\fB\\-\\-\(option.name.replacingOccurrences(of: "-", with: "\\-"))\\fR"
     let tag = option.valueName.map { "\(name) \\fI\(escaped($0))\\fR" } ?? name
     return [".TP", tag, text(option.help)]
   }
@@ -107,7 +110,8 @@ public enum ManPage {
       .joined(separator: "\n")
   }
 
-  /// `text` for roff: backslashes doubled as `\e`, a dash that starts an option (`--at`, `-h`)
+  /// `text` for roff: backslashes written as `\e`, a comma inside a word followed by a place to
+  /// break the line (`\:`), a dash that starts an option (`--at`, `-h`)
   /// as `\-` (a real minus, which a reader can copy), and a line that would start with a control
   /// character (`.` or `'`) guarded with `\&`.
   static func escaped(_ text: String, startOfLine: Bool = false) -> String {
@@ -116,6 +120,8 @@ public enum ManPage {
     for character in text {
       switch character {
       case "\\": result += "\\e"
+      // A place to break a long list without spaces ("timestamp=Date+Time,event=Activity").
+      case "," where previous != " " && previous != ",": result += ",\\:"
       case "-"
       where previous == " " || previous == "-" || previous == "(" || previous == "'"
         || previous == "[" || previous == "|" || previous == "`":
@@ -124,6 +130,8 @@ public enum ManPage {
       }
       previous = character
     }
+    // Before a space a comma needs no break point.
+    result = result.replacingOccurrences(of: ",\\: ", with: ", ")
     if startOfLine, let first = result.first, first == "." || first == "'" {
       result = "\\&" + result
     }
