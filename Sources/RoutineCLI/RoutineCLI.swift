@@ -26,6 +26,7 @@ public enum RoutineCLI {
     WhyCommand.self, StatusCommand.self, DoctorCommand.self, ClearCommand.self,
     ReportCommand.self,
     SettingsCommand.self, SampleCommand.self, HelpCommand.self,
+    CompletionsCommand.self, CompleteCommand.self,
   ]
 
   /// The parser for every command.
@@ -110,9 +111,19 @@ enum HelpCommand: Command {
       ArgumentSpec(
         "COMMAND", "The command to explain (with its subcommand: 'events delete').",
         required: false, repeatable: true)
+    ],
+    options: [
+      .flag("man", "Print the manual page, routine(1), in roff (what docs/routine.1 holds).")
     ], globals: [])
 
   static func run(_ context: Context) throws -> ExitCode {
+    if context.arguments.flag("man") {
+      guard context.arguments.arguments.isEmpty else {
+        throw UsageError("--man prints the whole manual: leave out COMMAND", command: spec.name)
+      }
+      context.output.write(ManPage.render(RoutineCLI.parser.commands, version: RoutineCLI.version))
+      return .ok
+    }
     guard !context.arguments.arguments.isEmpty else {
       context.output.write(HelpFormatter.overview(RoutineCLI.parser.commands))
       return .ok

@@ -107,6 +107,8 @@ struct EveryCommandTests {
       "settings": ["settings"],
       "sample": ["sample", "--days", "2"],
       "help": ["help"],
+      "completions": ["completions", "bash"],
+      "__complete": ["__complete", "kinds"],
     ]
   }
 

@@ -5,14 +5,14 @@ public enum GlobalOption {
   public static let all: [OptionSpec] = [
     .value(
       "store", "PATH",
-      "The SQLite store (default: $ROUTINE_STORE, $XDG_DATA_HOME/routine/routine.db, ~/.local/share/routine/routine.db)."
-    ),
+      "The SQLite store (default: $ROUTINE_STORE, $XDG_DATA_HOME/routine/routine.db, ~/.local/share/routine/routine.db).",
+      completes: .file),
     .value(
       "now", "TIME", "Use TIME (ISO 8601 with offset) instead of the clock (also $ROUTINE_NOW)."),
     .value(
       "tz", "ZONE",
-      "The user's IANA time zone when the store's settings name none (default: $TZ, then the system's)."
-    ),
+      "The user's IANA time zone when the store's settings name none (default: $TZ, then the system's).",
+      completes: .zone),
     .flag("json", "Print JSON instead of text."),
     .flag("help", "Show help for the command."),
     .flag("version", "Print routine's version."),

@@ -1,3 +1,20 @@
+/// What a value or an argument names that a shell can complete from outside the declarations:
+/// the store's reminders, kinds, habits or tasks, the zone database, or a file.
+public enum CompletionSource: String, Sendable, Hashable, CaseIterable {
+  /// A reminder's id (`reminder-3`).
+  case reminder = "reminders"
+  /// An event kind as stored ("Wake Up").
+  case kind = "kinds"
+  /// A habit's name.
+  case habit = "habits"
+  /// A task's name.
+  case task = "tasks"
+  /// An IANA zone name.
+  case zone = "zones"
+  /// A file (the shell's own file completion).
+  case file = "files"
+}
+
 /// A command-line option: `--name` alone (a flag) or `--name VALUE` / `--name=VALUE`.
 public struct OptionSpec: Sendable, Hashable {
   /// The long name without dashes.
@@ -8,14 +25,18 @@ public struct OptionSpec: Sendable, Hashable {
   public let help: String
   /// Whether the option may be given more than once (`--log a.csv --log b.csv`).
   public let isRepeatable: Bool
+  /// What the value names outside the declarations, for shell completion (`--tz`: a zone).
+  public var completes: CompletionSource?
 
-  /// An option taking a value.
+  /// An option taking a value; `completes` says what a shell completes it from.
   public static func value(
-    _ name: String, _ valueName: String, _ help: String, repeatable: Bool = false
+    _ name: String, _ valueName: String, _ help: String, repeatable: Bool = false,
+    completes: CompletionSource? = nil
   )
     -> OptionSpec
   {
-    OptionSpec(name: name, valueName: valueName, help: help, isRepeatable: repeatable)
+    OptionSpec(
+      name: name, valueName: valueName, help: help, isRepeatable: repeatable, completes: completes)
   }
 
   /// A flag.
@@ -25,8 +46,14 @@ public struct OptionSpec: Sendable, Hashable {
 
   /// The same option with other help (a command that uses a global option in its own way).
   public func describing(_ help: String) -> OptionSpec {
-    OptionSpec(name: name, valueName: valueName, help: help, isRepeatable: isRepeatable)
+    OptionSpec(
+      name: name, valueName: valueName, help: help, isRepeatable: isRepeatable,
+      completes: completes)
   }
+
+  /// The values the value name lists (`text|waybar|polybar|tmux`): its lowercase words, when it
+  /// has several (`ZONE|none` lists `none`).
+  public var choices: [String] { valueName.map(listedChoices(in:)) ?? [] }
 
   /// `--name VALUE` or `--name`.
   var synopsis: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }
@@ -42,13 +69,31 @@ public struct ArgumentSpec: Sendable, Hashable {
   public let isRequired: Bool
   /// Whether several may be given (`FILE...`).
   public let isRepeatable: Bool
+  /// What the argument names outside the declarations, for shell completion (a reminder's id).
+  public let completes: CompletionSource?
 
-  /// A positional argument.
-  public init(_ name: String, _ help: String, required: Bool = true, repeatable: Bool = false) {
+  /// A positional argument; `completes` says what a shell completes it from.
+  public init(
+    _ name: String, _ help: String, required: Bool = true, repeatable: Bool = false,
+    completes: CompletionSource? = nil
+  ) {
     self.name = name
     self.help = help
     self.isRequired = required
     self.isRepeatable = repeatable
+    self.completes = completes
+  }
+
+  /// The values the name lists (`bash|zsh|fish`), as for ``OptionSpec/choices``.
+  public var choices: [String] { listedChoices(in: name) }
+}
+
+/// The lowercase words of a placeholder that lists its values with `|`; none without a `|`.
+private func listedChoices(in placeholder: String) -> [String] {
+  guard placeholder.contains("|") else { return [] }
+  return placeholder.split(separator: "|").map(String.init).filter { word in
+    word.first?.isLetter == true
+      && word.allSatisfy { ($0.isLowercase && $0.isLetter) || $0.isNumber || $0 == "-" }
   }
 }
 

@@ -18,7 +18,7 @@ enum AnalyzeCommand: Command {
       .value(
         "log", "FILE",
         "Analyse this CSV or JSON Lines file instead of the store (repeatable; - is standard input).",
-        repeatable: true),
+        repeatable: true, completes: .file),
       .value("days", "N", "Days to learn from (default 7)."),
       .value(
         "weekly", "N",
@@ -28,7 +28,8 @@ enum AnalyzeCommand: Command {
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
       .value(
         "assume-zone", "ZONE",
-        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz)."),
+        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz).",
+        completes: .zone),
     ],
     aliases: ["analyse"])
 

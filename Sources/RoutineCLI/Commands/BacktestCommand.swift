@@ -21,7 +21,7 @@ enum BacktestCommand: Command {
       .value(
         "log", "FILE",
         "The CSV or JSON Lines log (repeatable; - is standard input; default: the store).",
-        repeatable: true),
+        repeatable: true, completes: .file),
       .value("days", "N", "Days to learn from before each day (default 7)."),
       .value(
         "weekly", "N",
@@ -33,7 +33,8 @@ enum BacktestCommand: Command {
       .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
       .value(
         "assume-zone", "ZONE",
-        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz)."),
+        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz).",
+        completes: .zone),
     ],
     globals: ["store", "json"])
 

@@ -14,7 +14,7 @@ enum BackupCommand: Command {
       FILE is kept unless --force is given. Use the copy as the store (--store FILE or
       ROUTINE_STORE) to restore it, or copy it over the store while no routine runs.
       """,
-    arguments: [ArgumentSpec("FILE", "Where to write the copy.")],
+    arguments: [ArgumentSpec("FILE", "Where to write the copy.", completes: .file)],
     options: [.flag("force", "Replace FILE if it exists.")],
     globals: ["store"])
 

@@ -302,8 +302,8 @@ enum RemindersExportCommand: Command {
     options: [
       .value(
         "output", "FILE",
-        "Write to FILE instead of stdout (replaced atomically; a new file is readable by you only)."
-      )
+        "Write to FILE instead of stdout (replaced atomically; a new file is readable by you only).",
+        completes: .file)
     ],
     globals: ["store", "tz"], jsonNote: "its output is JSON already (docs/formats.md)")
 
@@ -343,7 +343,7 @@ enum RemindersImportCommand: Command {
       definition without an id is already present when one here equals it in every other field.
       The file is read whole, at most 16 MiB, with arrays and objects nested at most \(JSONValue.maximumDepth) deep.
       """,
-    arguments: [ArgumentSpec("FILE", "The JSON file, or - for standard input.")],
+    arguments: [ArgumentSpec("FILE", "The JSON file, or - for standard input.", completes: .file)],
     globals: ["store", "json"])
 
   /// The largest definitions file read (docs/formats.md): thousands of reminders fit many times.

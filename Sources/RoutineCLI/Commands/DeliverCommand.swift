@@ -116,8 +116,8 @@ enum RespondCommand: Command {
     arguments: [
       ArgumentSpec(
         "ID",
-        "The notification's identifier (as 'routine pending' lists it), or a reminder's id (its firing delivered last, or the one at --occurrence)."
-      ),
+        "The notification's identifier (as 'routine pending' lists it), or a reminder's id (its firing delivered last, or the one at --occurrence).",
+        completes: .reminder),
       ArgumentSpec("ACTION", "One of the actions its category offers, or open."),
     ],
     options: [

@@ -12,7 +12,8 @@ enum EventSelectionOptions {
     .value("to", "TIME", "The end (exclusive), in the same forms."),
     .value(
       "event", "EVENT",
-      "Only events of this kind (matched as 'routine log' does: case and spacing ignored)."),
+      "Only events of this kind (matched as 'routine log' does: case and spacing ignored).",
+      completes: .kind),
     .value("last", "N", "Only the latest N of them."),
   ]
 

@@ -177,7 +177,7 @@ enum HabitsAddCommand: Command {
 enum HabitsEditCommand: Command {
   static let spec = CommandSpec(
     name: "habits edit", summary: "Change a habit; its reminders follow.",
-    arguments: [ArgumentSpec("HABIT", "The habit's name or id.")],
+    arguments: [ArgumentSpec("HABIT", "The habit's name or id.", completes: .habit)],
     options: [.value("name", "NAME", "A new name.")] + HabitOptions.options,
     globals: ["store", "json"])
 
@@ -225,7 +225,7 @@ enum HabitsEditCommand: Command {
 enum HabitsRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "habits remove", summary: "Remove a habit and its reminders, for good.",
-    arguments: [ArgumentSpec("HABIT", "The habit's name or id.")],
+    arguments: [ArgumentSpec("HABIT", "The habit's name or id.", completes: .habit)],
     options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -342,7 +342,7 @@ enum TasksAddCommand: Command {
 enum TasksEditCommand: Command {
   static let spec = CommandSpec(
     name: "tasks edit", summary: "Change a task; its reminders follow the due date.",
-    arguments: [ArgumentSpec("TASK", "The task's name or id.")],
+    arguments: [ArgumentSpec("TASK", "The task's name or id.", completes: .task)],
     options: [
       .value("name", "NAME", "A new name."), .value("due", "TIME", "A new due date."),
       .flag("undone", "Mark it not done again."),
@@ -381,7 +381,7 @@ enum TasksEditCommand: Command {
 enum TasksDoneCommand: Command {
   static let spec = CommandSpec(
     name: "tasks done", summary: "Mark a task done: its reminders stop.",
-    arguments: [ArgumentSpec("TASK", "The task's name or id.")],
+    arguments: [ArgumentSpec("TASK", "The task's name or id.", completes: .task)],
     globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -407,7 +407,7 @@ enum TasksDoneCommand: Command {
 enum TasksRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "tasks remove", summary: "Remove a task and its reminders, for good.",
-    arguments: [ArgumentSpec("TASK", "The task's name or id.")],
+    arguments: [ArgumentSpec("TASK", "The task's name or id.", completes: .task)],
     options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {

@@ -23,7 +23,7 @@ enum ImportCommand: Command {
     arguments: [
       ArgumentSpec(
         "FILE", "A .csv, .jsonl, export.xml or export.zip file, or - for standard input.",
-        repeatable: true)
+        repeatable: true, completes: .file)
     ],
     options: [
       .value(
@@ -32,8 +32,8 @@ enum ImportCommand: Command {
       .flag("skip-invalid", "Skip invalid lines (each is reported) instead of rejecting the file."),
       .value(
         "assume-zone", "ZONE",
-        "Read timestamps without a UTC offset as local times in ZONE (daylight-saving rules of docs/time.md)."
-      ),
+        "Read timestamps without a UTC offset as local times in ZONE (daylight-saving rules of docs/time.md).",
+        completes: .zone),
       .value(
         "columns", "MAP",
         "Read another app's CSV: which columns hold which field, e.g. \"timestamp=Date+Time,event=Activity,value=Amount,note=Comment\" (docs/formats.md)."

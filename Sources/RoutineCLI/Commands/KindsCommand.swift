@@ -67,7 +67,8 @@ enum KindsRenameCommand: Command {
       already has at the same second are dropped as duplicates.
       """,
     arguments: [
-      ArgumentSpec("OLD", "The kind to rename, as stored (case and spacing ignored)."),
+      ArgumentSpec(
+        "OLD", "The kind to rename, as stored (case and spacing ignored).", completes: .kind),
       ArgumentSpec("NEW", "The new name."),
     ],
     options: [.flag("yes", "Merge without asking.")],

@@ -14,7 +14,8 @@ enum LogCommand: Command {
       """,
     arguments: [
       ArgumentSpec(
-        "EVENT", "What happened, e.g. \"Wake Up\" (several words are joined).", repeatable: true)
+        "EVENT", "What happened, e.g. \"Wake Up\" (several words are joined).", repeatable: true,
+        completes: .kind)
     ],
     options: [
       .value(

@@ -8,11 +8,11 @@ enum ReminderOptions {
   static let options: [OptionSpec] = [
     .value(
       "activity", "KIND",
-      "An activity reminder: mindfulness, workout, noalc, or any event kind; skipped when it was logged in the look-back."
-    ),
+      "An activity reminder: mindfulness, workout, noalc, or any event kind; skipped when it was logged in the look-back.",
+      completes: .kind),
     .value("text", "TEXT", "A reminder with your own text."),
-    .value("habit", "HABIT", "A reminder for a habit (its name or id)."),
-    .value("task", "TASK", "A reminder for a task (its name or id)."),
+    .value("habit", "HABIT", "A reminder for a habit (its name or id).", completes: .habit),
+    .value("task", "TASK", "A reminder for a task (its name or id).", completes: .task),
     .value(
       "at", "TIME",
       "When: HH:MM, or a date and time ('2026-05-01 09:00') for a one-time reminder."),

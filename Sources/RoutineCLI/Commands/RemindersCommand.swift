@@ -325,7 +325,7 @@ enum RemindersShowCommand: Command {
   static let spec = CommandSpec(
     name: "reminders show",
     summary: "Show a reminder: its definition, requests, next firings and cancellations.",
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")])
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -461,7 +461,7 @@ enum RemindersEditCommand: Command {
       Changes only what is given. Its cancellations are dropped (its times may have changed); the
       next logged activity cancels anew.
       """,
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
     options: ReminderOptions.options)
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -503,7 +503,7 @@ enum RemindersRemoveCommand: Command {
       Asks first on a terminal (--yes otherwise). The id goes on the deleted list: nothing brings
       the reminder back, not an import of definitions, not a plan.
       """,
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
     options: [.flag("yes", "Remove without asking.")], globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -536,7 +536,7 @@ enum RemindersRemoveCommand: Command {
 enum RemindersEnableCommand: Command {
   static let spec = CommandSpec(
     name: "reminders enable", summary: "Turn a reminder on.",
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
     globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode { try toggle(context, on: true) }
@@ -573,7 +573,7 @@ enum RemindersEnableCommand: Command {
 enum RemindersDisableCommand: Command {
   static let spec = CommandSpec(
     name: "reminders disable", summary: "Turn a reminder off (its definition stays).",
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
     globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -590,7 +590,7 @@ enum RemindersRestoreCommand: Command {
       A firing cancelled because its activity was logged fires again, whatever the log says
       (the design's open question 4, answered yes). --request restores one day's only.
       """,
-    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).")],
+    arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
     options: [.value("request", "REQUEST", "Only this request's firing (reminder-N-weekday-D).")],
     globals: ["store", "now", "tz", "json"])
 

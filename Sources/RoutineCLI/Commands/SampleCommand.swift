@@ -37,7 +37,8 @@ enum SampleCommand: Command {
       .value("size", "SIZE", "Apple Health: stop at about SIZE bytes (e.g. 200MB, 2GB)."),
       .value(
         "output", "FILE",
-        "Write to FILE instead of stdout (- is stdout; a regular file is replaced atomically)."),
+        "Write to FILE instead of stdout (- is stdout; a regular file is replaced atomically).",
+        completes: .file),
     ],
     globals: ["tz"],
     globalHelp: ["tz": "The persona's IANA time zone (default Europe/Berlin, whatever $TZ says)."],

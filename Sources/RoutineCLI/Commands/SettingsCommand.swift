@@ -36,7 +36,7 @@ enum SettingsCommand: Command {
       .value("snooze", "MINUTES", "Minutes until a snoozed reminder comes back (default 5)."),
       .value(
         "time-zone", "ZONE|none",
-        "The user's IANA time zone, or none to use --tz, $TZ or the system's."),
+        "The user's IANA time zone, or none to use --tz, $TZ or the system's.", completes: .zone),
       .value(
         "locale", "NAME|none",
         "The locale of reminder texts' times: en_US (6:46 AM), de_DE or C (06:46); none to take the environment's again."

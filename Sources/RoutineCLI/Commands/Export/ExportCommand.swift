@@ -33,8 +33,8 @@ enum ExportCommand: Command {
     ] + EventSelectionOptions.options.filter { $0.name != "last" } + [
       .value(
         "out", "FILE",
-        "Write to FILE instead of stdout (replaced atomically when complete; a new file is readable by you only)."
-      )
+        "Write to FILE instead of stdout (replaced atomically when complete; a new file is readable by you only).",
+        completes: .file)
     ],
     globals: ["store", "now", "tz"], jsonNote: "--format chooses what it writes")
 
