@@ -129,6 +129,11 @@ enum HelpCommand: Command {
       return .ok
     }
     let name = context.arguments.arguments.joined(separator: " ")
+    // A topic, not a command: the grammar every time option shares.
+    if name.lowercased() == "dates" {
+      context.output.write(TimeArgument.helpText)
+      return .ok
+    }
     guard let command = RoutineCLI.parser.command(named: name) else {
       let names = RoutineCLI.parser.commands.flatMap(\.allCommands).map(\.name)
       let hint = Suggestion.clause(for: name, among: names)

@@ -1,94 +1,236 @@
 import Foundation
 import RoutineCore
 
-/// Times typed on the command line.
+/// Times typed on the command line, in one grammar for every option that takes one (`--at`,
+/// `--from`, `--to`, `--due`, `--occurrence`; not `--now`, a machine's clock): see
+/// ``helpText`` (`routine help dates`) and docs/dates.md.
 enum TimeArgument {
-  /// What a bare time of day (`07:05`) means.
+  /// What a time without a day (`07:05`, `9am`) or a weekday (`fri 12:00`) means: the options
+  /// that look back (`log --at`) and those that look ahead (`--due`) need different days.
   enum TimeOfDayMeaning {
-    /// The latest such wall-clock time at or before now (`log --at`: something that happened).
+    /// The latest such wall-clock time at or before now (`log --at`: something that happened);
+    /// a weekday too (`fri 07:00` on a Friday at 06:00 is last week's).
     case latestPast
-    /// That time today (`--from`, `--to`).
+    /// That time today; a weekday the latest one at or before now (`events`, `history`
+    /// `--from`/`--to`: commands that look back).
     case today
+    /// That time today; a weekday the next one after now (`agenda`, `--due`, reminders'
+    /// `--at`: commands that look ahead; `fri 12:00` on a Friday at 11:00 is today's).
+    case upcoming
   }
 
-  /// Parses the value of option `option`:
-  /// - ISO 8601 with an offset (`2026-04-20T07:05+02:00`): exactly that, offset kept;
-  /// - a local date, with or without a time (`2026-04-20`, `2026-04-20 07:05`, `2026-04-20T7:05`):
-  ///   in the user's zone, through the time rules; a date alone is its midnight;
-  /// - `today`, `yesterday` or `tomorrow`, with or without a time (`yesterday 23:10`);
-  /// - a time of day, `H:MM` or `HH:MM[:SS]`, meaning `timeOfDay` decides.
+  /// What typed text names, before a command decides what it needs.
+  enum Typed: Equatable {
+    /// An instant: ISO 8601 with an offset (kept), `now`, or an elapsed time (`+90m`).
+    case instant(Timestamp)
+    /// A wall-clock day, with or without a time: kept as typed by what fires at a wall-clock
+    /// time (a one-time reminder, a task's due time), resolved through the time rules by the rest.
+    case wallClock(LocalDate, TimeOfDay?)
+  }
+
+  /// How far a relative time may reach (`+99999999999d` is refused, not wrapped).
+  static let maximumDays = 36_600
+
+  /// Parses the value of option `option` into an instant (a day alone is its midnight, through
+  /// the time rules).
   static func parse(
     _ text: String, option: String, now: Date, zone: Zone, timeOfDay: TimeOfDayMeaning,
     command: String?
   ) throws(UsageError) -> Timestamp {
-    let trimmed = text.trimmingBlanks
-    if let timestamp = Timestamp(iso8601: trimmed) { return timestamp }
-    let nowInstant = Int64(now.timeIntervalSince1970.rounded(.down))
-    let today = WallClock.localDate(at: nowInstant, in: zone)
-    if let time = TimeArgument.time(trimmed) {
-      var instant = WallClock.instant(on: today, at: time, in: zone)
-      if timeOfDay == .latestPast, instant > nowInstant {
-        instant = WallClock.instant(on: today.adding(days: -1), at: time, in: zone)
-      }
-      return stamp(instant, zone)
-    }
-    if let (day, time) = dayAndTime(trimmed, today: today) {
+    switch try read(
+      text, option: option, now: now, zone: zone, meaning: timeOfDay, command: command)
+    {
+    case .instant(let timestamp): return timestamp
+    case .wallClock(let day, let time):
       let midnight = TimeOfDay(secondsSinceMidnight: 0)
       return stamp(WallClock.instant(on: day, at: time ?? midnight, in: zone), zone)
+    }
+  }
+
+  /// Reads `text` by the grammar of `routine help dates`, or throws a usage error that names
+  /// the option, the forms taken and what was found.
+  static func read(
+    _ text: String, option: String, now: Date, zone: Zone, meaning: TimeOfDayMeaning,
+    command: String?
+  ) throws(UsageError) -> Typed {
+    let trimmed = text.trimmingBlanks
+    if let timestamp = Timestamp(iso8601: trimmed) { return .instant(timestamp) }
+    let nowInstant = Int64(now.timeIntervalSince1970.rounded(.down))
+    let today = WallClock.localDate(at: nowInstant, in: zone)
+    let words = trimmed.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(
+      String.init)
+    if words == ["now"] { return .instant(stamp(nowInstant, zone)) }
+    if let relative = Relative(words) {
+      guard let amount = relative.amount, amount <= relative.unit.limit else {
+        throw UsageError(
+          "--\(option): '\(text)' is too far away (at most \(maximumDays) days)", command: command)
+      }
+      let signed = relative.isBackwards ? -amount : amount
+      if let days = relative.unit.days {
+        // Calendar days: the same wall-clock time that many dates away, whatever daylight
+        // saving does in between.
+        return .wallClock(today.adding(days: signed * days), stamp(nowInstant, zone).timeOfDay)
+      }
+      return .instant(stamp(nowInstant + Int64(signed * relative.unit.seconds), zone))
+    }
+    func resolve(_ day: LocalDate, _ time: TimeOfDay, backwards: Bool) -> LocalDate {
+      let instant = WallClock.instant(on: day, at: time, in: zone)
+      if backwards { return instant > nowInstant ? day.adding(days: -7) : day }
+      return instant <= nowInstant ? day.adding(days: 7) : day
+    }
+    if let first = words.first, let weekday = weekday(first) {
+      let rest = words.dropFirst().joined(separator: " ")
+      let time = rest.isEmpty ? nil : clockTime(rest)
+      if rest.isEmpty || time != nil {
+        let midnight = TimeOfDay(secondsSinceMidnight: 0)
+        let backwards = meaning != .upcoming
+        let offset =
+          backwards ? -((today.weekday - weekday + 7) % 7) : (weekday - today.weekday + 7) % 7
+        return .wallClock(
+          resolve(today.adding(days: offset), time ?? midnight, backwards: backwards), time)
+      }
+    } else if let time = clockTime(words.joined(separator: " ")) {
+      if meaning == .latestPast,
+        WallClock.instant(on: today, at: time, in: zone) > nowInstant
+      {
+        return .wallClock(today.adding(days: -1), time)
+      }
+      return .wallClock(today, time)
+    } else if let (day, time) = dayAndTime(words, today: today) {
+      return .wallClock(day, time)
     }
     if let day = impossibleDate(in: trimmed) {
       throw UsageError("--\(option): there is no day \(day)", command: command)
     }
     throw UsageError(
-      "--\(option): expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time "
-        + "(2026-04-20 07:05), a date, today, yesterday, tomorrow, or a time (07:05), found '\(text)'",
-      command: command)
+      "--\(option): expected \(expectedForms), found '\(text)'", command: command)
   }
 
-  /// A day and a time of day as typed (`2026-04-20 07:05`, `tomorrow 09:00`), not resolved to
-  /// an instant: a one-time reminder keeps the wall-clock time it was given, and the time rules
-  /// decide at each firing what it means (a time in a gap, a zone changed meanwhile).
-  static func localDateTime(_ text: String, now: Date, zone: Zone) -> (LocalDate, TimeOfDay)? {
-    let today = WallClock.localDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: zone)
-    guard let (day, time) = dayAndTime(text.trimmingBlanks, today: today), let time else {
-      return nil
+  /// The forms, briefly, for error messages.
+  static let expectedForms =
+    "a date and time such as 2026-04-20T07:05+02:00, '2026-04-20 07:05', '2026-04-20', "
+    + "'tomorrow 9am', 'fri 12:00', 'noon', '7:30 pm', '+2d', '-90m', 'in 2 hours' or "
+    + "'3 days ago' (see 'routine help dates')"
+
+  /// `+2d`, `-90m`, `in 2 hours`, `3 days ago`.
+  private struct Relative {
+    enum Unit {
+      case minutes, hours, days, weeks
+
+      init?(_ word: Substring) {
+        switch word {
+        case "m", "min", "mins", "minute", "minutes": self = .minutes
+        case "h", "hr", "hrs", "hour", "hours": self = .hours
+        case "d", "day", "days": self = .days
+        case "w", "wk", "wks", "week", "weeks": self = .weeks
+        default: return nil
+        }
+      }
+
+      /// Calendar days per unit, `nil` for elapsed units.
+      var days: Int? {
+        switch self {
+        case .days: 1
+        case .weeks: 7
+        case .minutes, .hours: nil
+        }
+      }
+
+      var seconds: Int { self == .minutes ? 60 : 3600 }
+
+      /// The largest amount: ``TimeArgument/maximumDays`` in this unit.
+      var limit: Int {
+        switch self {
+        case .minutes: maximumDays * 1440
+        case .hours: maximumDays * 24
+        case .days: maximumDays
+        case .weeks: maximumDays / 7
+        }
+      }
     }
-    return (day, time)
+
+    let isBackwards: Bool
+    /// `nil` when the digits are more than any limit can take.
+    let amount: Int?
+    let unit: Unit
+
+    init?(_ words: [String]) {
+      var words = words
+      var isBackwards = false
+      if words.first == "in" {
+        words.removeFirst()
+      } else if words.last == "ago" {
+        words.removeLast()
+        isBackwards = true
+      } else if let sign = words.first?.first, sign == "+" || sign == "-" {
+        isBackwards = sign == "-"
+        words[0].removeFirst()
+      } else {
+        return nil
+      }
+      let joined = words.joined()
+      let digits = joined.prefix(while: { $0.isASCII && $0.isNumber })
+      guard !digits.isEmpty, let unit = Unit(joined.dropFirst(digits.count)) else { return nil }
+      self.isBackwards = isBackwards
+      // Ten digits at most: more is over every limit, and must not overflow on the way.
+      amount = digits.count > 10 ? nil : Int(digits)
+      self.unit = unit
+    }
   }
 
-  /// A day with or without a time of day, as typed (`2026-04-20`, `tomorrow 09:00`), or a time
-  /// alone (that time today): not resolved to an instant.
-  static func localDate(_ text: String, now: Date, zone: Zone) -> (LocalDate, TimeOfDay?)? {
-    let today = WallClock.localDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: zone)
-    let trimmed = text.trimmingBlanks
-    if let time = time(trimmed) { return (today, time) }
-    return dayAndTime(trimmed, today: today)
+  /// 1 = Sunday ... 7 = Saturday for one weekday's English name or its unambiguous start
+  /// (`fri`, `Friday`, `th`), as `--days` takes them.
+  private static func weekday(_ word: String) -> Int? {
+    guard word.allSatisfy({ $0.isASCII && $0.isLetter }),
+      let days = WeekdaySet(parsing: word), days.count == 1
+    else { return nil }
+    return Array(days)[0]
   }
 
-  /// "2026-04-20 07:05", "2026-04-20T07:05", "yesterday 23:10", "2026-04-20": a day, then
-  /// maybe a time (nil when there is none).
-  private static func dayAndTime(_ trimmed: String, today: LocalDate) -> (LocalDate, TimeOfDay?)? {
-    var head = trimmed
-    var tail: String?
-    if let space = trimmed.firstIndex(of: " ") {
-      head = String(trimmed[..<space])
-      tail = trimmed[space...].trimmingBlanks
-    } else if let separator = trimmed.firstIndex(where: { $0 == "T" || $0 == "t" }),
-      trimmed.first?.isNumber == true
-    {
-      head = String(trimmed[..<separator])
-      tail = String(trimmed[trimmed.index(after: separator)...])
+  /// A time of day as typed: `07:05`, `7:05:30` (24-hour), `9am`, `7:30 pm`, `12am` (00:00),
+  /// `12pm` (12:00), `noon`, `midnight` (00:00), case ignored.
+  static func clockTime(_ text: String) -> TimeOfDay? {
+    let lowered = text.lowercased().trimmingBlanks
+    switch lowered {
+    case "noon": return TimeOfDay(hour: 12, minute: 0)
+    case "midnight": return TimeOfDay(hour: 0, minute: 0)
+    default: break
+    }
+    for (suffix, isAfternoon) in [("am", false), ("pm", true)] where lowered.hasSuffix(suffix) {
+      let clock = lowered.dropLast(2).trimmingBlanks
+      let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count <= 3, (1...2).contains(parts[0].count),
+        parts.dropFirst().allSatisfy({ $0.count == 2 }),
+        parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+        let hour = Int(parts[0]), (1...12).contains(hour)
+      else { return nil }
+      let minute = parts.count > 1 ? Int(parts[1])! : 0
+      let second = parts.count > 2 ? Int(parts[2])! : 0
+      return TimeOfDay(hour: hour % 12 + (isAfternoon ? 12 : 0), minute: minute, second: second)
+    }
+    return time(lowered)
+  }
+
+  /// `2026-04-20 07:05`, `2026-04-20T07:05`, `yesterday 23:10`, `2026-04-20 7:30pm`,
+  /// `2026-04-20`: a day, then maybe a time (nil when there is none); `words` lowercased.
+  private static func dayAndTime(_ words: [String], today: LocalDate) -> (LocalDate, TimeOfDay?)? {
+    guard var head = words.first else { return nil }
+    var tail = words.dropFirst().joined(separator: " ")
+    if words.count == 1, head.first?.isNumber == true, let separator = head.firstIndex(of: "t") {
+      tail = String(head[head.index(after: separator)...])
+      head = String(head[..<separator])
+      guard !tail.isEmpty else { return nil }
     }
     let day: LocalDate?
-    switch head.lowercased() {
+    switch head {
     case "today": day = today
     case "yesterday": day = today.adding(days: -1)
     case "tomorrow": day = today.adding(days: 1)
     default: day = date(head)
     }
     guard let day else { return nil }
-    guard let tail else { return (day, nil) }
-    guard let time = TimeArgument.time(tail) else { return nil }
+    guard !tail.isEmpty else { return (day, nil) }
+    guard let time = clockTime(tail) else { return nil }
     return (day, time)
   }
 

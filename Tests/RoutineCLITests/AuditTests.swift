@@ -142,7 +142,7 @@ import Testing
     let sandbox = Sandbox()
     let refused = sandbox.run("reminders", "add", "--text", "Hi", "--at", "23:59:30")
     #expect(refused.status == 64)
-    #expect(refused.stderr.hasPrefix("error: --at: expected HH:MM"))
+    #expect(refused.stderr.hasPrefix("error: --at: expected HH:MM, a time of day on the minute"))
     #expect(sandbox.run("habits", "add", "Stretch", "--window", "07:00:10-07:30").status == 64)
     #expect(sandbox.run("reminders", "add", "--text", "Hi", "--at", "23:59:00").status == 0)
     #expect(sandbox.run("reminders").stdout.contains("23:59"))

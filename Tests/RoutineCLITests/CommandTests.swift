@@ -52,8 +52,8 @@ struct LogCommandTests {
   @Test(arguments: [
     (["log", "Coffee", "--value", "two"], "error: --value: expected a number, found 'two'"),
     (
-      ["log", "Coffee", "--at", "7am"],
-      "error: --at: expected an ISO 8601 timestamp (2026-04-20T07:05+02:00), a local date and time (2026-04-20 07:05), a date, today, yesterday, tomorrow, or a time (07:05), found '7am'"
+      ["log", "Coffee", "--at", "7 o'clock"],
+      "error: --at: expected a date and time such as 2026-04-20T07:05+02:00, '2026-04-20 07:05', '2026-04-20', 'tomorrow 9am', 'fri 12:00', 'noon', '7:30 pm', '+2d', '-90m', 'in 2 hours' or '3 days ago' (see 'routine help dates'), found '7 o'clock'"
     ),
     (
       ["log", "Coffee", "--tz", "Mars/Olympus"],

@@ -126,11 +126,13 @@ struct TimeWordTests {
     #expect(event?["timestamp"] as? String == expected)
   }
 
-  @Test(arguments: ["25:00", "7:5", "07:05:61", "today 7am", "yesterday7:00"])
+  @Test(arguments: ["25:00", "7:5", "07:05:61", "today 13pm", "yesterday7:00", "0am", "fri fri"])
   func nonsenseIsAUsageError(text: String) {
     let result = Sandbox().run("events", "--from", text)
     #expect(result.status == 64)
-    #expect(result.stderr.hasPrefix("error: --from: expected an ISO 8601 timestamp"))
+    #expect(
+      result.stderr.hasPrefix(
+        "error: --from: expected \(TimeArgument.expectedForms), found '\(text)'\n"))
   }
 
   @Test(arguments: ["2026-02-30", "2026-02-30 09:00", "2026-13-01T07:00"])

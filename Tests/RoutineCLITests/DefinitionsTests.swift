@@ -235,8 +235,16 @@ struct DefinitionsTests {
       "--day does not apply to activity reminders: use --days"
     ),
     (
-      ["--text", "A", "--at", "7am"],
-      "--at: expected HH:MM, or a date and time like '2026-05-01 09:00', found '7am'"
+      ["--text", "A", "--at", "7 o'clock"],
+      "--at: expected \(TimeArgument.expectedForms), found '7 o'clock'"
+    ),
+    (
+      ["--activity", "workout", "--at", "fri 9am"],
+      "--at: expected HH:MM, a time of day on the minute (09:00, 9am, 7:30 pm, noon), found 'fri 9am'"
+    ),
+    (
+      ["--text", "A", "--at", "fri"],
+      "--at: expected a time with the date, like '2026-05-01 09:00' or 'fri 9am', found 'fri'"
     ),
     (
       ["--text", "A", "--day", "32"], "--day: expected a day of the month from 1 to 31, found '32'"

@@ -117,6 +117,7 @@ struct DocumentedWorkflowTests {
     "docs/cli.md", "docs/planner.md", "docs/formats.md", "docs/time.md", "docs/delivery.md",
     "docs/reminders.md", "docs/analytics.md", "docs/apple.md", "docs/status-bars.md",
     "docs/apple-health.md", "docs/calendar.md", "docs/report.md", "docs/completions.md",
+    "docs/dates.md",
   ])
   func theTranscriptsOfTheDocsAreTrue(page: String) throws { try Self.check(page: page) }
 

@@ -38,6 +38,9 @@ final class Sandbox: @unchecked Sendable {
   /// When set, in-process runs have a terminal on standard input that gives these answers.
   var interactiveAnswers: [String]?
 
+  /// Whether in-process runs have a terminal on standard output (colour, glances).
+  var stdoutIsTerminal = false
+
   /// Writes a file in the sandbox and returns its path.
   func file(_ name: String, _ text: String) -> String {
     let path = directory.appendingPathComponent(name).path
@@ -49,7 +52,7 @@ final class Sandbox: @unchecked Sendable {
   func run(_ arguments: String...) -> Invocation { run(arguments) }
 
   func run(_ arguments: [String]) -> Invocation {
-    let output = Output()
+    let output = Output(isTerminal: stdoutIsTerminal)
     let errors = Output()
     let answers = Answers(interactiveAnswers ?? [])
     let environment = ProcessEnvironment(

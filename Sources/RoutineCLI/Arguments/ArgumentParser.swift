@@ -146,8 +146,11 @@ public struct ArgumentParser: Sendable {
           }
           value = arguments[index]
           // `--note --json` is a forgotten value, not a note: a value that looks like an option
-          // must be attached with '='. Negative numbers and '-' (standard input) are values.
-          if value.hasPrefix("-"), value != "-", Double(value) == nil {
+          // must be attached with '='. Negative numbers, '-' (standard input) and a dash before a
+          // digit (`--at -90m`: no option starts with a digit) are values.
+          if value.hasPrefix("-"), value != "-", Double(value) == nil,
+            value.dropFirst().first.map({ $0.isASCII && $0.isNumber }) != true
+          {
             throw UsageError(
               "option '--\(name)' needs a value (\(valueName)), found the option '\(value)'; "
                 + "write --\(name)=VALUE for a value that starts with '-'",

@@ -93,7 +93,8 @@ enum AnalyzeCommand: Command {
       context.output.line(json(analysis, weeklyDays: weeklyDays).serialized())
       if let note { context.warn(note) }
     } else {
-      text(analysis, weeklyDays: weeklyDays, emptyNote: note, to: context.output)
+      let glance = Glance.forTerminal(context, log: log)
+      text(analysis, weeklyDays: weeklyDays, emptyNote: note, glance: glance, to: context.output)
     }
   }
 
@@ -176,7 +177,8 @@ enum AnalyzeCommand: Command {
 
   /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
   static func text(
-    _ analysis: RoutineAnalysis, weeklyDays: Int, emptyNote: String? = nil, to output: Output
+    _ analysis: RoutineAnalysis, weeklyDays: Int, emptyNote: String? = nil, glance: Glance? = nil,
+    to output: Output
   ) {
     let window = analysis.window
     let last = window.learningDays.upperBound
@@ -202,6 +204,7 @@ enum AnalyzeCommand: Command {
           + "\(HelpFormatter.padded("\(percent)%", to: 4))  \(TerminalText.escaped(routine.reasoning))"
       )
     }
+    glance?.write(analysis, names: names, nameWidth: nameWidth, to: output)
     if !analysis.durations.isEmpty {
       output.line()
       output.line("Usual durations:")

@@ -7,7 +7,7 @@ enum EventSelectionOptions {
   static let options: [OptionSpec] = [
     .value(
       "from", "TIME",
-      "The first instant: ISO 8601 with offset, a local date and time, a date, today, yesterday, tomorrow or a time today."
+      "The first instant: a date and time, a date, today, 'mon', '-3d' or a time today (see 'routine help dates')."
     ),
     .value("to", "TIME", "The end (exclusive), in the same forms."),
     .value(

@@ -297,13 +297,16 @@ enum TasksCommand: Command {
     guard let text = context.arguments.value("due") else { return nil }
     let now = try context.requireNow()
     if let stamp = Timestamp(iso8601: text.trimmingBlanks) { return DueTime(pinnedTo: stamp) }
-    if let (date, time) = TimeArgument.localDate(text, now: now, zone: zone) {
+    switch try TimeArgument.read(
+      text, option: "due", now: now, zone: zone, meaning: .upcoming, command: context.command)
+    {
+    case .instant(let stamp):
+      // An elapsed time (`in 2 hours`): the wall-clock time it reaches, as if typed.
+      let local = TimeArgument.stamp(stamp.secondsSince1970, zone)
+      return DueTime(date: local.localDate, time: local.timeOfDay)
+    case .wallClock(let date, let time):
       return DueTime(date: date, time: time ?? DueTime.defaultTime)
     }
-    // Anything else is refused with the message every time option gives.
-    let stamp = try TimeArgument.parse(
-      text, option: "due", now: now, zone: zone, timeOfDay: .today, command: context.command)
-    return DueTime(date: stamp.localDate, time: stamp.timeOfDay)
   }
 }
 
@@ -312,7 +315,12 @@ enum TasksAddCommand: Command {
   static let spec = CommandSpec(
     name: "tasks add", summary: "Define a task with a due date.",
     arguments: [ArgumentSpec("NAME", "The task (\"Taxes\").", repeatable: true)],
-    options: [.value("due", "TIME", "When it is due: '2026-05-01 17:00', tomorrow 09:00, ...")])
+    options: [
+      .value(
+        "due", "TIME",
+        "When it is due: '2026-05-01 17:00', 'tomorrow 9am', 'fri 5pm', ... (see 'routine help dates')."
+      )
+    ])
 
   static func run(_ context: Context) throws -> ExitCode {
     guard let name = EventKind(context.arguments.arguments.joined(separator: " ")) else {

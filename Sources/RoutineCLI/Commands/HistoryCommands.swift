@@ -130,14 +130,16 @@ struct HistoryEntry {
   }
 }
 
-/// The `--from` and `--to` of `history` and `agenda`, read in the user's zone.
+/// The `--from` and `--to` of `history` and `agenda`, read in the user's zone; a weekday is
+/// the latest one for `history` (which looks back), the next one for `agenda` (`.upcoming`).
 enum RangeOptions {
   static func bound(
-    _ context: Context, _ name: String, now: Date, zone: Zone
+    _ context: Context, _ name: String, now: Date, zone: Zone,
+    meaning: TimeArgument.TimeOfDayMeaning = .today
   ) throws(UsageError) -> Int64? {
     try context.arguments.value(name).map { text throws(UsageError) in
       try TimeArgument.parse(
-        text, option: name, now: now, zone: zone, timeOfDay: .today, command: context.command
+        text, option: name, now: now, zone: zone, timeOfDay: meaning, command: context.command
       )
       .secondsSince1970
     }
@@ -159,7 +161,7 @@ enum HistoryCommand: Command {
     options: [
       .value(
         "from", "TIME",
-        "The start: ISO 8601 with offset, a local date and time, a date, today, yesterday or a time today (default: 7 days ago)."
+        "The start: a date and time, a date, yesterday, 'mon', '-3d' or a time today (see 'routine help dates'; default: 7 days ago)."
       ),
       .value("to", "TIME", "The end, in the same forms (default: now, and what is ahead)."),
       .value("id", "ID", "Only this request, or every request of reminder ID."),

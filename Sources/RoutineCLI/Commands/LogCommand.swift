@@ -20,7 +20,7 @@ enum LogCommand: Command {
     options: [
       .value(
         "at", "TIME",
-        "When: ISO 8601 with offset, '2026-04-20 07:05', 'yesterday 23:10', or 07:05 (the latest past one)."
+        "When: '2026-04-20 07:05', 'yesterday 23:10', 'fri 7am', '-90m', or 07:05 (the latest past one); see 'routine help dates'."
       ),
       .value("value", "N", "A number: cups, minutes, drinks."),
       .value("note", "TEXT", "A note."),

@@ -93,7 +93,7 @@ enum AgendaCommand: Command {
     options: [
       .value(
         "from", "TIME",
-        "The start: ISO 8601 with offset, a local date and time, a date, today, yesterday, tomorrow or a time today (default: now)."
+        "The start: a date and time, a date, tomorrow, 'fri', '+2d' or a time today (see 'routine help dates'; default: now)."
       ),
       .value(
         "to", "TIME",
@@ -158,10 +158,10 @@ enum AgendaCommand: Command {
     Int64, Int64
   ) {
     let from =
-      try RangeOptions.bound(context, "from", now: now, zone: zone)
+      try RangeOptions.bound(context, "from", now: now, zone: zone, meaning: .upcoming)
       ?? Int64(now.timeIntervalSince1970.rounded(.down))
     let to =
-      try RangeOptions.bound(context, "to", now: now, zone: zone)
+      try RangeOptions.bound(context, "to", now: now, zone: zone, meaning: .upcoming)
       ?? Agenda.end(after: from, days: Agenda.defaultDays, in: zone)
     guard from < to else {
       throw UsageError(

@@ -15,7 +15,8 @@ enum ReminderOptions {
     .value("task", "TASK", "A reminder for a task (its name or id).", completes: .task),
     .value(
       "at", "TIME",
-      "When: HH:MM, or a date and time ('2026-05-01 09:00') for a one-time reminder."),
+      "When: a time of day (09:00, 9am), or a date and time ('2026-05-01 09:00', 'fri 9am', '+2h') for a one-time reminder."
+    ),
     .value(
       "window", "HH:MM-HH:MM", "A trigger window (activity): fires at its start, shows its end."),
     .value(
@@ -165,27 +166,32 @@ enum ReminderOptions {
         time: reminder.preset?.time ?? TimeOfDay(hour: 9, minute: 0)!)
     var date: LocalDate?
     if let text = arguments.value("at") {
-      if let time = TimeArgument.minuteTime(text) {
+      if let time = TimeArgument.clockTime(text) {
+        // A time alone is the time it repeats at: firings are on the minute.
+        guard time.secondsSinceMidnight % 60 == 0 else {
+          throw invalid(
+            "at", "HH:MM, a time of day on the minute (09:00, 9am, 7:30 pm, noon)", text)
+        }
         schedule.time = time
-      } else if reminder.kind == .general, let stamp = Timestamp(iso8601: text.trimmingBlanks) {
-        // Given with an offset: that instant, as the user's clock reads it (so that
-        // `date --iso-8601=minutes` names the same moment whatever the system's zone).
-        let local = TimeArgument.stamp(stamp.secondsSince1970, zone)
-        date = local.localDate
-        schedule.time = local.timeOfDay
-      } else if reminder.kind == .general,
-        let (day, time) = TimeArgument.localDateTime(text, now: now, zone: zone)
-      {
-        // Kept as typed, a time in a gap too: the time rules resolve it at the firing.
-        date = day
-        schedule.time = time
-      } else if let day = TimeArgument.impossibleDate(in: text) {
-        throw UsageError("--at: there is no day \(day)", command: context.command)
+      } else if reminder.kind == .general {
+        switch try TimeArgument.read(
+          text, option: "at", now: now, zone: zone, meaning: .upcoming, command: context.command)
+        {
+        case .instant(let stamp):
+          // An instant (given with an offset, or `+90m`): as the user's clock reads it (so that
+          // `date --iso-8601=minutes` names the same moment whatever the system's zone).
+          let local = TimeArgument.stamp(stamp.secondsSince1970, zone)
+          date = local.localDate
+          schedule.time = local.timeOfDay
+        case .wallClock(let day, let time?):
+          // Kept as typed, a time in a gap too: the time rules resolve it at the firing.
+          date = day
+          schedule.time = time
+        case .wallClock(_, nil):
+          throw invalid("at", "a time with the date, like '2026-05-01 09:00' or 'fri 9am'", text)
+        }
       } else {
-        throw invalid(
-          "at",
-          reminder.kind == .general ? "HH:MM, or a date and time like '2026-05-01 09:00'" : "HH:MM",
-          text)
+        throw invalid("at", "HH:MM, a time of day on the minute (09:00, 9am, 7:30 pm, noon)", text)
       }
       if reminder.kind == .habit { reminder.habitTiming = .at(schedule.time) }
     }

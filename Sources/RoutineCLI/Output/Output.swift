@@ -32,10 +32,10 @@ public final class Output {
     buffer.reserveCapacity(1 << 16)
   }
 
-  /// Collects the text in memory, for tests.
-  public init() {
+  /// Collects the text in memory, for tests; `isTerminal` pretends it is a terminal.
+  public init(isTerminal: Bool = false) {
     descriptor = nil
-    isTerminal = false
+    self.isTerminal = isTerminal
   }
 
   deinit { flush() }

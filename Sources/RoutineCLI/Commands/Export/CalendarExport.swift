@@ -10,8 +10,9 @@ enum CalendarExport {
     let now = try context.nowSeconds()
     let date = try context.requireNow()
     let document = try context.reading { store, settings, zone throws -> ICalendarWriter in
-      let from = try RangeOptions.bound(context, "from", now: date, zone: zone) ?? now
-      let to = try RangeOptions.bound(context, "to", now: date, zone: zone)
+      let from =
+        try RangeOptions.bound(context, "from", now: date, zone: zone, meaning: .upcoming) ?? now
+      let to = try RangeOptions.bound(context, "to", now: date, zone: zone, meaning: .upcoming)
       if let to, to <= from {
         throw UsageError(
           context.arguments.value("from") == nil
