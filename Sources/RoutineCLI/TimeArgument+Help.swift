@@ -28,7 +28,7 @@ extension TimeArgument {
       noon, midnight           12:00 and 00:00 (midnight starts the day it names)
 
     Which day a time alone or a weekday means depends on the option:
-      log --at, answer --occurrence   the latest such time at or before now
+      log --at, respond --occurrence  the latest such time at or before now
                                       (--at 23:30 just after midnight is last night;
                                       --at 'fri 07:00' on a Friday at 06:00, last week's)
       events, history --from/--to     a time alone is today; a weekday the latest one

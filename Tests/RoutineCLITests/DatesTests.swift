@@ -217,4 +217,22 @@ struct DatesTests {
     let result = Sandbox().run("log", "Tea", "--now", "fri 9am")
     #expect(result.status == 64)
   }
+
+  /// `--at fri 12:00` unquoted would leave '12:00' to the event's name: refused, with the quotes.
+  @Test(arguments: [
+    (["log", "Tea", "--at", "fri", "12:00"], "--at 'fri 12:00'"),
+    (["log", "Tea", "--at", "tomorrow", "9am"], "--at 'tomorrow 9am'"),
+    (["log", "Tea", "--at", "7:30", "pm"], "--at '7:30 pm'"),
+    (["tasks", "add", "Tax", "--due", "fri", "noon"], "--due 'fri noon'"),
+    (["agenda", "--to", "+3", "days"], "--to '+3 days'"),
+  ])
+  func aTimeOfSeveralWordsWithoutQuotesIsRefused(arguments: [String], hint: String) {
+    let sandbox = Sandbox()
+    let run = sandbox.run(arguments)
+    #expect(run.status == 64, "\(arguments)")
+    #expect(run.stderr.contains("a time of several words is one value, in quotes: \(hint)"))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
+    // An event whose name only has a number in it is still an event.
+    #expect(sandbox.run("log", "Tea", "2", "--at", "07:00").status == 0)
+  }
 }

@@ -62,6 +62,36 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Parses command lines against command declarations.
 public struct ArgumentParser: Sendable {
+  /// The options whose value is a time in the grammar of `routine help dates`, which has
+  /// phrases of several words.
+  static let timeOptions: Set<String> = ["at", "due", "from", "to", "occurrence"]
+
+  /// Whether `word` goes on a time phrase rather than starting anything else: `12:00`, `9am`,
+  /// `pm`, `noon`, `hours`, `ago`.
+  static func continuesTime(_ word: String) -> Bool {
+    let lower = word.lowercased()
+    let words: Set<String> = [
+      "am", "pm", "a.m.", "p.m.", "noon", "midnight", "ago", "h", "hour", "hours", "m", "min",
+      "mins", "minute", "minutes", "d", "day", "days", "w", "week", "weeks",
+    ]
+    if words.contains(lower) { return true }
+    // A clock time: 7, 7:30, 07:30:15, each with am or pm or not; a bare number only with it.
+    var rest = Substring(lower)
+    for suffix in ["a.m.", "p.m.", "am", "pm"] where rest.hasSuffix(suffix) {
+      rest = rest.dropLast(suffix.count)
+      let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+      return !rest.isEmpty && parts.count <= 3
+        && parts.allSatisfy {
+          !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber)
+        }
+    }
+    let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+    return parts.count >= 2 && parts.count <= 3
+      && parts.allSatisfy {
+        !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber)
+      }
+  }
+
   /// The top-level commands.
   public let commands: [CommandSpec]
 
@@ -157,6 +187,16 @@ public struct ArgumentParser: Sendable {
               command: spec?.name)
           }
           index += 1
+          // `--at fri 12:00` without quotes gives --at 'fri' and leaves '12:00' to be read as
+          // part of the event's name: refuse it rather than log "Tea 12:00" at midnight.
+          if ArgumentParser.timeOptions.contains(name), index < arguments.count,
+            ArgumentParser.continuesTime(arguments[index])
+          {
+            throw UsageError(
+              "--\(name): '\(value)' is followed by '\(arguments[index])': a time of several "
+                + "words is one value, in quotes: --\(name) '\(value) \(arguments[index])'",
+              command: spec?.name)
+          }
         }
         // A global option given again overrides: `alias routine='routine --tz Europe/Berlin'`
         // then `routine agenda --tz UTC` asks for UTC.

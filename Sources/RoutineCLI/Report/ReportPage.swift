@@ -129,7 +129,7 @@ enum ReportPage {
     if fired == 0 { return "nothing fired yet" }
     if outcome.delivered == 0 && outcome.skipped > 0 { return "not needed: done before it fired" }
     if outcome.delivered == 0 { return "never delivered" }
-    if answered * 2 >= outcome.delivered { return "helps: mostly answered" }
+    if answered * 2 > outcome.delivered { return "helps: mostly answered" }
     if outcome.unanswered * 2 > outcome.delivered { return "mostly ignored" }
     return "sometimes answered"
   }
