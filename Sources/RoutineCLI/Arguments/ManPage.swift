@@ -5,8 +5,10 @@ public enum ManPage {
   public static func render(_ commands: [CommandSpec], version: String) -> String {
     var page = [
       ".TH ROUTINE 1 \"\" \"routine \(escaped(version))\" \"User Commands\"",
-      // Ragged right: long option examples ("timestamp=Date+Time,...") cannot be justified.
+      // Ragged right: long option examples ("timestamp=Date+Time,...") cannot be justified;
+      // and no hyphenation, which split words such as "lat-est" at 80 columns.
       ".ad l",
+      ".nh",
       ".SH NAME",
       "routine \\- learns your daily routines from logged events and turns them into reminders",
       ".SH SYNOPSIS",
