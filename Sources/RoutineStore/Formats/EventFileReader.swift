@@ -188,6 +188,13 @@ public struct EventFileReader: Sendable {
     _ = try file.fill()
     let head = file.unread
     if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { file.start += 3 }
+    // A file of another kind is named for what it is before any line is parsed: a database's
+    // first bytes may hold a quote, which the CSV parser would report instead.
+    if let hint = Self.foreignFormat(file.unread) {
+      throw FormatError(
+        file: path, line: 1,
+        message: "expected \(format?.rawValue.uppercased() ?? "CSV or JSON Lines") events; \(hint)")
+    }
     let format = format ?? EventFileFormat.guess(fromPath: path) ?? sniff(file.unread)
     if format == .jsonl, columns != nil {
       // Named keys have no columns to map: ignoring --columns would import something else
