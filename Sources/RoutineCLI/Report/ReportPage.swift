@@ -102,24 +102,39 @@ enum ReportPage {
     return String(repeating: "■", count: filled) + String(repeating: "□", count: 10 - filled)
   }
 
-  private static func upcoming(_ model: ReportModel) -> String {
-    var out = "<section id=\"upcoming\">\n<h2>Next 7 days</h2>\n"
-    guard !model.upcoming.isEmpty else {
-      return out
-        + "<p class=\"empty\">Nothing fires in the next 7 days: 'routine plan' makes reminders from your routines, 'routine reminders add' adds your own.</p>\n</section>\n"
-    }
+  /// A section holding one table, its columns' names repeated on each cell so that a narrow
+  /// screen shows each row as labelled lines; `empty` says why there is no row.
+  private static func table(
+    id: String, title: String, empty: String, columns: [String], rows: [[String]]
+  ) -> String {
+    var out = "<section id=\"\(id)\">\n<h2>\(title)</h2>\n"
+    guard !rows.isEmpty else { return out + "<p class=\"empty\">\(empty)</p>\n</section>\n" }
     out +=
-      "<table>\n<thead><tr><th>When</th><th>Reminder</th><th>Will it fire?</th></tr></thead>\n<tbody>\n"
-    for firing in model.upcoming {
-      let title = HTMLText.escaped(firing.title)
-      let body = firing.body.isEmpty ? "" : ": \(HTMLText.escaped(firing.body))"
-      let state =
-        firing.skipped.map { "<span class=\"skip\">✕ skipped: \(HTMLText.escaped($0))</span>" }
-        ?? "✓ fires"
+      "<table>\n<thead><tr>" + columns.map { "<th>\($0)</th>" }.joined()
+      + "</tr></thead>\n<tbody>\n"
+    for cells in rows {
       out +=
-        "<tr><td data-label=\"When\">\(HTMLText.escaped(firing.at))</td><td data-label=\"Reminder\"><b>\(title)</b>\(body)</td><td data-label=\"Will it fire?\">\(state)</td></tr>\n"
+        "<tr>" + zip(columns, cells).map { "<td data-label=\"\($0)\">\($1)</td>" }.joined()
+        + "</tr>\n"
     }
     return out + "</tbody>\n</table>\n</section>\n"
+  }
+
+  private static func upcoming(_ model: ReportModel) -> String {
+    table(
+      id: "upcoming", title: "Next 7 days",
+      empty:
+        "Nothing fires in the next 7 days: 'routine plan' makes reminders from your routines, 'routine reminders add' adds your own.",
+      columns: ["When", "Reminder", "Will it fire?"],
+      rows: model.upcoming.map { firing in
+        let body = firing.body.isEmpty ? "" : ": \(HTMLText.escaped(firing.body))"
+        let state =
+          firing.skipped.map { "<span class=\"skip\">✕ skipped: \(HTMLText.escaped($0))</span>" }
+          ?? "✓ fires"
+        return [
+          HTMLText.escaped(firing.at), "<b>\(HTMLText.escaped(firing.title))</b>\(body)", state,
+        ]
+      })
   }
 
   /// A word for how a reminder fares: whether it is answered, ignored or not needed.
@@ -135,55 +150,52 @@ enum ReportPage {
   }
 
   private static func outcomes(_ model: ReportModel) -> String {
-    var out = "<section id=\"outcomes\">\n<h2>What became of the reminders</h2>\n"
-    guard !model.outcomes.isEmpty else {
-      return out
-        + "<p class=\"empty\">No firing recorded in the range yet: 'routine deliver' (from cron) or 'routine watch' records each one.</p>\n</section>\n"
-    }
-    out +=
-      "<table>\n<thead><tr><th>Reminder</th><th>Delivered</th><th>Answered</th><th>Snoozed</th><th>Skipped: already done</th><th>Missed</th><th>Unanswered</th><th>Verdict</th></tr></thead>\n<tbody>\n"
-    for outcome in model.outcomes {
-      let answers =
-        outcome.answers.isEmpty
-        ? "0"
-        : outcome.answers.map { "\($0.count) × ‘\(HTMLText.escaped($0.action))’" }.joined(
-          separator: ", ")
-      let missed = outcome.missed + outcome.failed
-      out +=
-        "<tr><td data-label=\"Reminder\"><b>\(HTMLText.escaped(outcome.title))</b> <code>\(HTMLText.escaped(outcome.id))</code></td>"
-        + "<td data-label=\"Delivered\">\(outcome.delivered)</td><td data-label=\"Answered\">\(answers)</td>"
-        + "<td data-label=\"Snoozed\">\(outcome.snoozed)</td><td data-label=\"Skipped: already done\">\(outcome.skipped)</td>"
-        + "<td data-label=\"Missed\">\(missed)\(outcome.failed > 0 ? " (\(outcome.failed) failed)" : "")</td>"
-        + "<td data-label=\"Unanswered\">\(outcome.unanswered)</td><td data-label=\"Verdict\">\(verdict(outcome))</td></tr>\n"
-    }
-    return out + "</tbody>\n</table>\n</section>\n"
+    table(
+      id: "outcomes", title: "What became of the reminders",
+      empty:
+        "No firing recorded in the range yet: 'routine deliver' (from cron) or 'routine watch' records each one.",
+      columns: [
+        "Reminder", "Delivered", "Answered", "Snoozed", "Skipped: already done", "Missed",
+        "Unanswered", "Verdict",
+      ],
+      rows: model.outcomes.map { outcome in
+        let answers =
+          outcome.answers.isEmpty
+          ? "0"
+          : outcome.answers.map { "\($0.count) × ‘\(HTMLText.escaped($0.action))’" }.joined(
+            separator: ", ")
+        let missed = outcome.missed + outcome.failed
+        return [
+          "<b>\(HTMLText.escaped(outcome.title))</b> <code>\(HTMLText.escaped(outcome.id))</code>",
+          "\(outcome.delivered)", answers, "\(outcome.snoozed)", "\(outcome.skipped)",
+          "\(missed)\(outcome.failed > 0 ? " (\(outcome.failed) failed)" : "")",
+          "\(outcome.unanswered)", verdict(outcome),
+        ]
+      })
   }
 
   private static func reminders(_ model: ReportModel) -> String {
-    var out = "<section id=\"reminders\">\n<h2>Your reminders</h2>\n"
-    guard !model.reminders.isEmpty else {
-      return out
-        + "<p class=\"empty\">No reminders yet: 'routine reminders add' defines one.</p>\n</section>\n"
-    }
-    out +=
-      "<table>\n<thead><tr><th>Id</th><th>About</th><th>When</th><th>Next firing</th></tr></thead>\n<tbody>\n"
-    for reminder in model.reminders {
-      var next: String
-      if !reminder.isEnabled {
-        next = "off (disabled)"
-      } else if let at = reminder.next {
-        next = HTMLText.escaped(at)
-        if let reason = reminder.nextSkipped {
-          next += " <span class=\"skip\">✕ skipped: \(HTMLText.escaped(reason))</span>"
+    table(
+      id: "reminders", title: "Your reminders",
+      empty: "No reminders yet: 'routine reminders add' defines one.",
+      columns: ["Id", "About", "When", "Next firing"],
+      rows: model.reminders.map { reminder in
+        var next: String
+        if !reminder.isEnabled {
+          next = "off (disabled)"
+        } else if let at = reminder.next {
+          next = HTMLText.escaped(at)
+          if let reason = reminder.nextSkipped {
+            next += " <span class=\"skip\">✕ skipped: \(HTMLText.escaped(reason))</span>"
+          }
+        } else {
+          next = "no further firing"
         }
-      } else {
-        next = "no further firing"
-      }
-      out +=
-        "<tr><td data-label=\"Id\"><code>\(HTMLText.escaped(reminder.id))</code></td><td data-label=\"About\">\(HTMLText.escaped(reminder.subject))</td>"
-        + "<td data-label=\"When\">\(HTMLText.escaped(reminder.schedule))</td><td data-label=\"Next firing\">\(next)</td></tr>\n"
-    }
-    return out + "</tbody>\n</table>\n</section>\n"
+        return [
+          "<code>\(HTMLText.escaped(reminder.id))</code>", HTMLText.escaped(reminder.subject),
+          HTMLText.escaped(reminder.schedule), next,
+        ]
+      })
   }
 
   /// System fonts only; tables become labelled blocks on a narrow screen; articles keep whole
