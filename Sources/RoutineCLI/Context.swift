@@ -80,7 +80,7 @@ final class Context {
   }
 
   /// Whether `--json` was given.
-  var isJSON: Bool { arguments.flag("json") }
+  var isJSON: Bool { arguments.flag(GlobalOption.json) }
 
   /// The command's name, for usage errors.
   var command: String? { arguments.command }
@@ -90,7 +90,7 @@ final class Context {
   /// The moment of this invocation: `--now`, else `$ROUTINE_NOW`, else the clock.
   lazy var now: Result<Date, UsageError> = {
     let (text, source) =
-      arguments.value("now").map { ($0, "--now") }
+      arguments.text(GlobalOption.now).map { ($0, "--now") }
       ?? environment.variables["ROUTINE_NOW"].map { ($0, "ROUTINE_NOW") } ?? (nil, "")
     guard let text else { return .success(environment.clock()) }
     guard let timestamp = Timestamp(iso8601: text) else {
@@ -142,7 +142,7 @@ final class Context {
 
   /// The zone `--tz` names, if given (an unknown name is a usage error).
   lazy var optionZone: Result<Zone?, UsageError> = {
-    guard let name = arguments.value("tz") else { return .success(nil) }
+    guard let name = arguments.text(GlobalOption.tz) else { return .success(nil) }
     do throws(UsageError) {
       guard let zone = try zone(named: name, source: "--tz") else {
         return .failure(UsageError(unknownZone(name, source: "--tz"), command: command))
@@ -238,12 +238,12 @@ final class Context {
 
   /// The store's path: `--store`, else `$ROUTINE_STORE`, else the XDG location.
   func storePath() throws -> String {
-    if let option = arguments.value("store"), option.isEmpty {
+    if let option = arguments.text(GlobalOption.store), option.isEmpty {
       throw UsageError("--store: expected the path of a store file, found an empty value")
     }
     guard
       let path = StoreLocation.resolve(
-        option: arguments.value("store"), environment: environment.variables)
+        option: arguments.text(GlobalOption.store), environment: environment.variables)
     else { throw StoreError.noLocation }
     return path
   }
@@ -345,12 +345,15 @@ final class Context {
   /// standard output (no option, or `-`). An empty path is refused, and so is the store itself
   /// or a file beside it that SQLite keeps (its log, its index, its journal), under any name:
   /// replacing it would lose every event.
-  func outputPath(command: String, option: String = "output") throws -> String? {
-    guard let path = arguments.value(option), path != "-" else { return nil }
+  func outputPath(command: String, option: Option<String> = CommonOptions.output) throws
+    -> String?
+  {
+    guard let path = arguments.text(option), path != "-" else { return nil }
     guard !path.isEmpty else {
-      throw UsageError("--\(option): expected a file path, found an empty value", command: command)
+      throw UsageError(
+        "--\(option.name): expected a file path, found an empty value", command: command)
     }
-    try refuseStoreFile(path, option: "--\(option)", command: command)
+    try refuseStoreFile(path, option: "--\(option.name)", command: command)
     return path
   }
 
@@ -406,7 +409,7 @@ final class Context {
   /// Asks `question` on a terminal and returns whether the answer is yes. Without a terminal
   /// (and without `--yes`), refuses with a usage error that names `--yes`.
   func confirm(_ question: String) throws -> Bool {
-    if arguments.flag("yes") { return true }
+    if arguments.flag(CommonOptions.yes) { return true }
     guard environment.isInteractive else {
       throw UsageError(
         "\(question) Standard input is not a terminal: add --yes to confirm", command: command)
@@ -452,7 +455,7 @@ final class Context {
   /// The zone local timestamps in files are read in: `--assume-zone`, else `--tz` (given on the
   /// command line); `nil` when neither is, and such timestamps are rejected.
   func assumedZone() throws(UsageError) -> Zone? {
-    if let name = arguments.value("assume-zone") {
+    if let name = arguments.text(CommonOptions.assumeZone) {
       guard let zone = try zone(named: name, source: "--assume-zone") else {
         throw UsageError(unknownZone(name, source: "--assume-zone"), command: command)
       }

@@ -231,6 +231,23 @@ struct ShellCompletionTests {
   @Test(.enabled(if: installed("fish") != nil, "fish is not installed (apt-get install fish)"))
   func fishLoadsItsScriptAndCompletes() throws { try Self.check("fish") }
 
+  /// `--store ~/other.db` reaches the completion function unexpanded: the kinds must come from
+  /// that store under the home directory, not from one called '~'.
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func aStoreTypedWithATildeIsReadFromTheHomeDirectory(shell: String) throws {
+    guard installed(shell) != nil else {
+      print("skipped: \(shell) is not installed")
+      return
+    }
+    let (sandbox, script, environment) = try Self.prepared(shell)
+    let other = sandbox.directory.appendingPathComponent("other.db").path
+    #expect(sandbox.run(["--store", other, "log", "Coffee"]).status == 0)
+    let found = try Self.candidates(
+      shell, ["routine", "--store", "~/other.db", "log", "Co"], script: script, in: sandbox,
+      environment: environment)
+    #expect(found == ["Coffee"], "\(shell)")
+  }
+
   @Test(.enabled(if: installed("bash") != nil, "bash is not installed"))
   func bashCompletesAValueAfterAnEqualsSignAndFiles() throws {
     let (sandbox, script, environment) = try Self.prepared("bash")

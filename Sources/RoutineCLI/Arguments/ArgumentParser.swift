@@ -1,22 +1,29 @@
 /// Options every command accepts, wherever they appear on the line. Commands that have no use
 /// for one ignore it, so that `alias routine='routine --tz Europe/Berlin'` works for all of them.
 public enum GlobalOption {
-  /// The declarations.
-  public static let all: [OptionSpec] = [
-    .value(
-      "store", "PATH",
-      "The SQLite store (default: $ROUTINE_STORE, $XDG_DATA_HOME/routine/routine.db, ~/.local/share/routine/routine.db).",
-      completes: .file),
-    .value(
-      "now", "TIME", "Use TIME (ISO 8601 with offset) instead of the clock (also $ROUTINE_NOW)."),
-    .value(
-      "tz", "ZONE",
-      "The user's IANA time zone when the store's settings name none (default: $TZ, then the system's).",
-      completes: .zone),
-    .flag("json", "Print JSON instead of text."),
-    .flag("help", "Show help for the command."),
-    .flag("version", "Print routine's version."),
-  ]
+  /// `--store PATH`.
+  public static let store = Option(
+    "store", .path("PATH"),
+    "The SQLite store (default: $ROUTINE_STORE, $XDG_DATA_HOME/routine/routine.db, ~/.local/share/routine/routine.db)."
+  )
+  /// `--now TIME`, read by ``Context`` (ISO 8601 with an offset, not the dates grammar).
+  public static let now = Option(
+    "now", .text("TIME"),
+    "Use TIME (ISO 8601 with offset) instead of the clock (also $ROUTINE_NOW).")
+  /// `--tz ZONE`.
+  public static let tz = Option(
+    "tz", .zone(),
+    "The user's IANA time zone when the store's settings name none (default: $TZ, then the system's)."
+  )
+  /// `--json`.
+  public static let json = OptionSpec.flag("json", "Print JSON instead of text.")
+  /// `--help`.
+  public static let help = OptionSpec.flag("help", "Show help for the command.")
+  /// `--version`.
+  public static let version = OptionSpec.flag("version", "Print routine's version.")
+
+  /// The declarations, in the order help lists them.
+  public static let all: [OptionSpec] = [store.spec, now.spec, tz.spec, json, help, version]
 
   /// The global option called `name`.
   static func named(_ name: String) -> OptionSpec? { all.first { $0.name == name } }
@@ -62,10 +69,6 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Parses command lines against command declarations.
 public struct ArgumentParser: Sendable {
-  /// The options whose value is a time in the grammar of `routine help dates`, which has
-  /// phrases of several words.
-  static let timeOptions: Set<String> = ["at", "due", "from", "to", "occurrence"]
-
   /// Whether `word` goes on a time phrase rather than starting anything else: `12:00`, `9am`,
   /// `pm`, `noon`, `hours`, `ago`.
   static func continuesTime(_ word: String) -> Bool {
@@ -189,7 +192,7 @@ public struct ArgumentParser: Sendable {
           index += 1
           // `--at fri 12:00` without quotes gives --at 'fri' and leaves '12:00' to be read as
           // part of the event's name: refuse it rather than log "Tea 12:00" at midnight.
-          if ArgumentParser.timeOptions.contains(name), index < arguments.count,
+          if option.isTimePhrase, index < arguments.count,
             ArgumentParser.continuesTime(arguments[index])
           {
             throw UsageError(
@@ -197,6 +200,10 @@ public struct ArgumentParser: Sendable {
                 + "words is one value, in quotes: --\(name) '\(value) \(arguments[index])'",
               command: spec?.name)
           }
+        }
+        if let check = option.check, !check.accepts(value) {
+          throw UsageError(
+            "--\(name): expected \(check.expected), found '\(value)'", command: spec?.name)
         }
         // A global option given again overrides: `alias routine='routine --tz Europe/Berlin'`
         // then `routine agenda --tz UTC` asks for UTC.

@@ -15,8 +15,9 @@ public enum CompletionSource: String, Sendable, Hashable, CaseIterable {
   case file = "files"
 }
 
-/// A command-line option: `--name` alone (a flag) or `--name VALUE` / `--name=VALUE`.
-public struct OptionSpec: Sendable, Hashable {
+/// A command-line option: `--name` alone (a flag) or `--name VALUE` / `--name=VALUE`. Options
+/// with a value are declared as an ``Option`` of a ``ValueType``, which builds this.
+public struct OptionSpec: Sendable {
   /// The long name without dashes.
   public let name: String
   /// The value's placeholder in help (`PATH`), or `nil` for a flag.
@@ -27,16 +28,39 @@ public struct OptionSpec: Sendable, Hashable {
   public let isRepeatable: Bool
   /// What the value names outside the declarations, for shell completion (`--tz`: a zone).
   public var completes: CompletionSource?
+  /// Every value the option takes, when they can be listed (`text`, `waybar`...); empty for an
+  /// open set.
+  public let choices: [String]
+  /// Whether the value is a time phrase of `routine help dates`, refused unquoted when it runs
+  /// on into the next word.
+  public let isTimePhrase: Bool
+  /// How the parser checks a value the text alone decides; `nil` when the command reads it.
+  public let check: ValueCheck?
 
-  /// An option taking a value; `completes` says what a shell completes it from.
+  init(
+    name: String, valueName: String?, help: String, isRepeatable: Bool,
+    completes: CompletionSource? = nil, choices: [String] = [], isTimePhrase: Bool = false,
+    check: ValueCheck? = nil
+  ) {
+    self.name = name
+    self.valueName = valueName
+    self.help = help
+    self.isRepeatable = isRepeatable
+    self.completes = completes
+    self.choices = choices
+    self.isTimePhrase = isTimePhrase
+    self.check = check
+  }
+
+  /// An untyped option taking a value, its choices read from a placeholder that lists them
+  /// (`a|b`). Kept while commands move to ``Option``.
   public static func value(
     _ name: String, _ valueName: String, _ help: String, repeatable: Bool = false,
     completes: CompletionSource? = nil
-  )
-    -> OptionSpec
-  {
+  ) -> OptionSpec {
     OptionSpec(
-      name: name, valueName: valueName, help: help, isRepeatable: repeatable, completes: completes)
+      name: name, valueName: valueName, help: help, isRepeatable: repeatable,
+      completes: completes, choices: listedChoices(in: valueName))
   }
 
   /// A flag.
@@ -48,12 +72,15 @@ public struct OptionSpec: Sendable, Hashable {
   public func describing(_ help: String) -> OptionSpec {
     OptionSpec(
       name: name, valueName: valueName, help: help, isRepeatable: isRepeatable,
-      completes: completes)
+      completes: completes, choices: choices, isTimePhrase: isTimePhrase, check: check)
   }
 
-  /// The values the value name lists (`text|waybar|polybar|tmux`): its lowercase words, when it
-  /// has several (`ZONE|none` lists `none`).
-  public var choices: [String] { valueName.map(listedChoices(in:)) ?? [] }
+  /// The help with the choices the placeholder does not show (`HOURS`: "Choices: 1, 3, 6."),
+  /// as `--help` and the manual page print it.
+  public var fullHelp: String {
+    guard !choices.isEmpty, let valueName, !valueName.contains("|") else { return help }
+    return help + " Choices: " + choices.joined(separator: ", ") + "."
+  }
 
   /// `--name VALUE` or `--name`.
   var synopsis: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }

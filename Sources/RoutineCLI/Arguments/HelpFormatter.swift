@@ -38,7 +38,7 @@ public enum HelpFormatter {
     }
     if !command.options.isEmpty {
       lines += ["", "OPTIONS:"]
-      lines += table(command.options.map { ($0.synopsis, $0.help) })
+      lines += table(command.options.map { ($0.synopsis, $0.fullHelp) })
     }
     let globals = command.globals + [GlobalOption.named("help")!]
     lines += ["", "GLOBAL OPTIONS:"]

@@ -99,7 +99,7 @@ public enum ManPage {
     // Every dash of an option is a minus sign, so that a reader can copy it into a terminal.
     let name = "\\fB\\-\\-\(option.name.replacingOccurrences(of: "-", with: "\\-"))\\fR"
     let tag = option.valueName.map { "\(name) \\fI\(escaped($0))\\fR" } ?? name
-    return [".TP", tag, text(option.help)]
+    return [".TP", tag, text(option.fullHelp)]
   }
 
   /// Running text: a paragraph break for each blank line, every line made safe for roff.

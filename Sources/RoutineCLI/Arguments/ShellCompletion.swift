@@ -165,6 +165,8 @@ public enum ShellCompletion {
           fi
           (( i++ ))
         done
+        # A path typed with ~ reaches completion unexpanded; routine would read '~' literally.
+        if [[ $_routine_store == '~/'* ]]; then _routine_store=$HOME/${_routine_store#'~/'}; fi
       }
       """
   }
@@ -188,7 +190,7 @@ public enum ShellCompletion {
       local quote=''
       if [[ $prefix == \\"* || $prefix == \\'* ]]; then quote=${prefix:0:1}; prefix=${prefix:1}; fi
       prefix=${prefix//\\\\/}
-      mapfile -t lines < <(routine ${_routine_store:+--store "$_routine_store"} __complete "$1" 2>/dev/null)
+      mapfile -t lines < <(routine ${_routine_store:+"--store=$_routine_store"} __complete "$1" 2>/dev/null)
       for value in "${lines[@]}"; do
         [[ $value == "$prefix"* ]] || continue
         if [[ -n $quote ]]; then
@@ -274,7 +276,7 @@ public enum ShellCompletion {
       case $source in
         -|flag|'') ;;
         files) _files ;;
-        *) compadd -- ${(f)"$(routine ${_routine_store:+--store "$_routine_store"} __complete $source 2>/dev/null)"} ;;
+        *) compadd -- ${(f)"$(routine ${_routine_store:+"--store=$_routine_store"} __complete $source 2>/dev/null)"} ;;
       esac
     }
     _routine() {
@@ -397,6 +399,8 @@ public enum ShellCompletion {
               end
               set i (math $i + 1)
           end
+          # A path typed with ~ reaches completion unexpanded; routine would read '~' literally.
+          set store (string replace -r -- '^~/' "$HOME/" $store)
           set -l option ''
           set -l prefix ''
           if string match -q -- '--*=*' $cur

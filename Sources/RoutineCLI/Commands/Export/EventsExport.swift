@@ -8,7 +8,7 @@ import RoutineStore
 /// when complete, and a new file is readable by its owner only (it holds what the store holds).
 enum EventsExport {
   static func run(_ context: Context, format: EventFileFormat) throws -> ExitCode {
-    let path = try context.outputPath(command: ExportCommand.spec.name, option: "out")
+    let path = try context.outputPath(command: ExportCommand.spec.name, option: ExportCommand.out)
     return try context.reading { store, _, zone throws -> ExitCode in
       let selection = try EventSelectionOptions.selection(context, zone: zone)
       let writer = try path.map { path throws(FileError) in

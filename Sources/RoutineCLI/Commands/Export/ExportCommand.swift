@@ -26,17 +26,19 @@ enum ExportCommand: Command {
       (docs/calendar.md). apple-json writes the pending requests and their categories as the
       JSON an iOS or macOS app turns into notification requests (docs/apple.md).
       """,
-    options: [
-      .value(
-        "format", "FORMAT",
-        "csv, jsonl, ics or apple-json (default: from --out's extension, else csv).")
-    ] + EventSelectionOptions.options.filter { $0.name != "last" } + [
-      .value(
-        "out", "FILE",
-        "Write to FILE instead of stdout (replaced atomically when complete; a new file is readable by you only).",
-        completes: .file)
+    options: [format.spec] + EventSelectionOptions.options.filter { $0.name != "last" } + [
+      out.spec
     ],
     globals: ["store", "now", "tz"], jsonNote: "--format chooses what it writes")
+
+  /// `--format`.
+  static let format = Option(
+    "format", .oneOf(ExportFormat.allCases, placeholder: "FORMAT"),
+    "What to write (default: from --out's extension, else csv).")
+  /// `--out FILE`.
+  static let out = CommonOptions.out.describing(
+    "Write to FILE instead of stdout (replaced atomically when complete; a new file is readable by you only)."
+  )
 
   static func run(_ context: Context) throws -> ExitCode {
     switch try format(context) {
@@ -49,15 +51,8 @@ enum ExportCommand: Command {
 
   /// `--format`, else the one `--out`'s extension names, else CSV.
   static func format(_ context: Context) throws(UsageError) -> ExportFormat {
-    if let text = context.arguments.value("format") {
-      guard let format = ExportFormat(rawValue: text.lowercased()) else {
-        throw UsageError(
-          "--format: expected csv, jsonl, ics or apple-json, found '\(text)'",
-          command: context.command)
-      }
-      return format
-    }
-    let out = (context.arguments.value("out") ?? "").lowercased()
+    if let format = try context.arguments.value(format) { return format }
+    let out = (context.arguments.text(out) ?? "").lowercased()
     if out.hasSuffix(".jsonl") || out.hasSuffix(".ndjson") { return .jsonl }
     if out.hasSuffix(".ics") { return .ics }
     return .csv
@@ -69,7 +64,7 @@ enum ExportCommand: Command {
   static func write(
     _ document: String, summary: String, context: Context, command: String = spec.name
   ) throws {
-    guard let path = try context.outputPath(command: command, option: "out") else {
+    guard let path = try context.outputPath(command: command, option: out) else {
       context.output.writeVerbatim(document)
       return
     }
