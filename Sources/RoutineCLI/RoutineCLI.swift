@@ -7,31 +7,28 @@ public enum RoutineCLI {
   /// The version printed by `routine --version`.
   public static let version = "0.2.0"
 
-  /// Every command, subcommands included; the top-level ones are listed in this order.
+  /// The top-level commands, in the overview's order; each lists its own subcommands
+  /// (`Command.subcommands`), so this is the whole tree.
   static let commands: [any Command.Type] = [
     LogCommand.self, UndoCommand.self, ImportCommand.self, ExportCommand.self, BackupCommand.self,
-    EventsCommand.self,
-    EventsDeleteCommand.self, KindsCommand.self, KindsRenameCommand.self, AnalyzeCommand.self,
-    BacktestCommand.self, PlanCommand.self, PendingCommand.self, AgendaCommand.self,
-    RemindersCommand.self, RemindersListCommand.self, RemindersAddCommand.self,
-    RemindersShowCommand.self,
-    RemindersEditCommand.self, RemindersRemoveCommand.self, RemindersEnableCommand.self,
-    RemindersDisableCommand.self, RemindersRestoreCommand.self, RemindersExportCommand.self,
-    RemindersImportCommand.self, HabitsCommand.self, HabitsListCommand.self, HabitsAddCommand.self,
-    HabitsEditCommand.self, HabitsRemoveCommand.self, TasksCommand.self, TasksListCommand.self,
-    TasksAddCommand.self,
-    TasksEditCommand.self, TasksDoneCommand.self, TasksRemoveCommand.self,
-    DeliverCommand.self, WatchCommand.self, RespondCommand.self, AwaitAnswerCommand.self,
-    HistoryCommand.self,
-    WhyCommand.self, StatusCommand.self, DoctorCommand.self, ClearCommand.self,
-    ReportCommand.self,
-    SettingsCommand.self, SampleCommand.self, HelpCommand.self,
-    CompletionsCommand.self, CompleteCommand.self,
+    EventsCommand.self, KindsCommand.self, AnalyzeCommand.self, BacktestCommand.self,
+    PlanCommand.self, PendingCommand.self, AgendaCommand.self, RemindersCommand.self,
+    HabitsCommand.self, TasksCommand.self, DeliverCommand.self, WatchCommand.self,
+    RespondCommand.self, AwaitAnswerCommand.self, HistoryCommand.self, WhyCommand.self,
+    StatusCommand.self, DoctorCommand.self, ClearCommand.self, ReportCommand.self,
+    SettingsCommand.self, SampleCommand.self, HelpCommand.self, CompletionsCommand.self,
+    CompleteCommand.self,
   ]
 
+  /// Every command, subcommands included, depth first: what dispatch looks a name up in.
+  static let allCommands: [any Command.Type] = flattened(commands)
+
+  private static func flattened(_ commands: [any Command.Type]) -> [any Command.Type] {
+    commands.flatMap { [$0] + flattened($0.subcommands) }
+  }
+
   /// The parser for every command.
-  public static let parser = ArgumentParser(
-    commands: commands.map { $0.spec }.filter { !$0.name.contains(" ") })
+  public static let parser = ArgumentParser(commands: commands.map { $0.spec })
 
   /// Runs one invocation and returns its exit status. `arguments` exclude the program name.
   public static func run(
@@ -62,7 +59,8 @@ public enum RoutineCLI {
       output.line("routine \(version)")
       return .ok
     }
-    guard let name = parsed.command, let command = commands.first(where: { $0.spec.name == name })
+    guard let name = parsed.command,
+      let command = allCommands.first(where: { $0.spec.name == name })
     else {
       if parsed.flag("help") {
         output.write(HelpFormatter.overview(parser.commands))

@@ -48,6 +48,9 @@ enum EventSelectionOptions {
 
 /// `routine events [--from TIME] [--to TIME] [--event EVENT] [--last N]`
 enum EventsCommand: Command {
+  static let subcommands: [any Command.Type] = [
+    EventsDeleteCommand.self
+  ]
   static let spec = CommandSpec(
     name: "events",
     summary: "List stored events in time order.",
@@ -56,7 +59,7 @@ enum EventsCommand: Command {
       bare time that time today.
       """,
     options: EventSelectionOptions.options,
-    subcommands: [EventsDeleteCommand.spec])
+    subcommands: subcommands.map { $0.spec })
 
   static func run(_ context: Context) throws -> ExitCode {
     let output = context.output

@@ -4,6 +4,9 @@ import RoutineStore
 
 /// `routine habits`
 enum HabitsCommand: Command {
+  static let subcommands: [any Command.Type] = [
+    HabitsListCommand.self, HabitsAddCommand.self, HabitsEditCommand.self, HabitsRemoveCommand.self,
+  ]
   static let spec = CommandSpec(
     name: "habits",
     summary: "List your habits: their days, time windows and reminders.",
@@ -13,10 +16,7 @@ enum HabitsCommand: Command {
       'routine reminders add --habit NAME' reminds of it.
       """,
     globals: ["store", "json"],
-    subcommands: [
-      HabitsListCommand.spec, HabitsAddCommand.spec, HabitsEditCommand.spec,
-      HabitsRemoveCommand.spec,
-    ])
+    subcommands: subcommands.map { $0.spec })
 
   static func run(_ context: Context) throws -> ExitCode {
     let store = try context.openExistingStore()
@@ -238,6 +238,10 @@ enum HabitsRemoveCommand: Command {
 
 /// `routine tasks`
 enum TasksCommand: Command {
+  static let subcommands: [any Command.Type] = [
+    TasksListCommand.self, TasksAddCommand.self, TasksEditCommand.self, TasksDoneCommand.self,
+    TasksRemoveCommand.self,
+  ]
   static let spec = CommandSpec(
     name: "tasks",
     summary: "List your tasks: due dates, and whether they are done.",
@@ -245,10 +249,7 @@ enum TasksCommand: Command {
       A task has a due date; 'routine reminders add --task NAME --before 1h' reminds of it, and
       follows the due date when it changes. Answering 'done' marks the task done.
       """,
-    subcommands: [
-      TasksListCommand.spec, TasksAddCommand.spec, TasksEditCommand.spec, TasksDoneCommand.spec,
-      TasksRemoveCommand.spec,
-    ])
+    subcommands: subcommands.map { $0.spec })
 
   static func run(_ context: Context) throws -> ExitCode {
     let store = try context.openExistingStore()

@@ -3,6 +3,9 @@ import RoutineStore
 
 /// `routine kinds`
 enum KindsCommand: Command {
+  static let subcommands: [any Command.Type] = [
+    KindsRenameCommand.self
+  ]
   static let spec = CommandSpec(
     name: "kinds",
     summary: "List the kinds of events in the store, with counts.",
@@ -12,7 +15,7 @@ enum KindsCommand: Command {
       misspelled kind into the right one.
       """,
     globals: ["store", "json"],
-    subcommands: [KindsRenameCommand.spec])
+    subcommands: subcommands.map { $0.spec })
 
   static func run(_ context: Context) throws -> ExitCode {
     let summaries = try context.openExistingStore()?.kindSummaries() ?? []

@@ -106,6 +106,12 @@ extension ReminderPlanner {
 
 /// `routine reminders`: the reminders people define.
 enum RemindersCommand: Command {
+  static let subcommands: [any Command.Type] = [
+    RemindersListCommand.self, RemindersAddCommand.self, RemindersShowCommand.self,
+    RemindersEditCommand.self, RemindersRemoveCommand.self, RemindersEnableCommand.self,
+    RemindersDisableCommand.self, RemindersRestoreCommand.self, RemindersExportCommand.self,
+    RemindersImportCommand.self,
+  ]
   static let spec = CommandSpec(
     name: "reminders",
     summary: "List the reminders you defined: activity, your own text, habits and tasks.",
@@ -113,12 +119,7 @@ enum RemindersCommand: Command {
       Each reminder with what it is about, when it fires, whether it repeats, and its next
       firing (and whether that one is skipped). docs/reminders.md explains every kind.
       """,
-    subcommands: [
-      RemindersListCommand.spec, RemindersAddCommand.spec, RemindersShowCommand.spec,
-      RemindersEditCommand.spec,
-      RemindersRemoveCommand.spec, RemindersEnableCommand.spec, RemindersDisableCommand.spec,
-      RemindersRestoreCommand.spec, RemindersExportCommand.spec, RemindersImportCommand.spec,
-    ])
+    subcommands: subcommands.map { $0.spec })
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
