@@ -7,31 +7,28 @@ public enum RoutineCLI {
   /// The version printed by `routine --version`.
   public static let version = "0.2.0"
 
-  /// Every command, subcommands included; the top-level ones are listed in this order.
+  /// The top-level commands, in the overview's order; each lists its own subcommands
+  /// (`Command.subcommands`), so this is the whole tree.
   static let commands: [any Command.Type] = [
     LogCommand.self, UndoCommand.self, ImportCommand.self, ExportCommand.self, BackupCommand.self,
-    EventsCommand.self,
-    EventsDeleteCommand.self, KindsCommand.self, KindsRenameCommand.self, AnalyzeCommand.self,
-    BacktestCommand.self, PlanCommand.self, PendingCommand.self, AgendaCommand.self,
-    RemindersCommand.self, RemindersListCommand.self, RemindersAddCommand.self,
-    RemindersShowCommand.self,
-    RemindersEditCommand.self, RemindersRemoveCommand.self, RemindersEnableCommand.self,
-    RemindersDisableCommand.self, RemindersRestoreCommand.self, RemindersExportCommand.self,
-    RemindersImportCommand.self, HabitsCommand.self, HabitsListCommand.self, HabitsAddCommand.self,
-    HabitsEditCommand.self, HabitsRemoveCommand.self, TasksCommand.self, TasksListCommand.self,
-    TasksAddCommand.self,
-    TasksEditCommand.self, TasksDoneCommand.self, TasksRemoveCommand.self,
-    DeliverCommand.self, WatchCommand.self, RespondCommand.self, AwaitAnswerCommand.self,
-    HistoryCommand.self,
-    WhyCommand.self, StatusCommand.self, DoctorCommand.self, ClearCommand.self,
-    ReportCommand.self,
-    SettingsCommand.self, SampleCommand.self, HelpCommand.self,
-    CompletionsCommand.self, CompleteCommand.self,
+    EventsCommand.self, KindsCommand.self, AnalyzeCommand.self, BacktestCommand.self,
+    PlanCommand.self, PendingCommand.self, AgendaCommand.self, RemindersCommand.self,
+    HabitsCommand.self, TasksCommand.self, DeliverCommand.self, WatchCommand.self,
+    RespondCommand.self, AwaitAnswerCommand.self, HistoryCommand.self, WhyCommand.self,
+    StatusCommand.self, DoctorCommand.self, ClearCommand.self, ReportCommand.self,
+    SettingsCommand.self, SampleCommand.self, HelpCommand.self, CompletionsCommand.self,
+    CompleteCommand.self,
   ]
 
+  /// Every command, subcommands included, depth first: what dispatch looks a name up in.
+  static let allCommands: [any Command.Type] = flattened(commands)
+
+  private static func flattened(_ commands: [any Command.Type]) -> [any Command.Type] {
+    commands.flatMap { [$0] + flattened($0.subcommands) }
+  }
+
   /// The parser for every command.
-  public static let parser = ArgumentParser(
-    commands: commands.map { $0.spec }.filter { !$0.name.contains(" ") })
+  public static let parser = ArgumentParser(commands: commands.map { $0.spec })
 
   /// Runs one invocation and returns its exit status. `arguments` exclude the program name.
   public static func run(
@@ -62,7 +59,8 @@ public enum RoutineCLI {
       output.line("routine \(version)")
       return .ok
     }
-    guard let name = parsed.command, let command = commands.first(where: { $0.spec.name == name })
+    guard let name = parsed.command,
+      let command = allCommands.first(where: { $0.spec.name == name })
     else {
       if parsed.flag("help") {
         output.write(HelpFormatter.overview(parser.commands))
@@ -100,46 +98,5 @@ public enum RoutineCLI {
     if let command, let spec = parser.command(named: command) {
       errors.line("usage: \(spec.usage)")
     }
-  }
-}
-
-/// `routine help [COMMAND...]`
-enum HelpCommand: Command {
-  static let spec = CommandSpec(
-    name: "help", summary: "Show help for routine or for one command.",
-    arguments: [
-      ArgumentSpec(
-        "COMMAND", "The command to explain (with its subcommand: 'events delete').",
-        required: false, repeatable: true)
-    ],
-    options: [
-      .flag("man", "Print the manual page, routine(1), in roff (what docs/routine.1 holds).")
-    ], globals: [])
-
-  static func run(_ context: Context) throws -> ExitCode {
-    if context.arguments.flag("man") {
-      guard context.arguments.arguments.isEmpty else {
-        throw UsageError("--man prints the whole manual: leave out COMMAND", command: spec.name)
-      }
-      context.output.write(ManPage.render(RoutineCLI.parser.commands, version: RoutineCLI.version))
-      return .ok
-    }
-    guard !context.arguments.arguments.isEmpty else {
-      context.output.write(HelpFormatter.overview(RoutineCLI.parser.commands))
-      return .ok
-    }
-    let name = context.arguments.arguments.joined(separator: " ")
-    // A topic, not a command: the grammar every time option shares.
-    if name.lowercased() == "dates" {
-      context.output.write(TimeArgument.helpText)
-      return .ok
-    }
-    guard let command = RoutineCLI.parser.command(named: name) else {
-      let names = RoutineCLI.parser.commands.flatMap(\.allCommands).map(\.name)
-      let hint = Suggestion.clause(for: name, among: names)
-      throw UsageError("unknown command '\(name)'\(hint.isEmpty ? "; see 'routine help'" : hint)")
-    }
-    context.output.write(HelpFormatter.help(for: command))
-    return .ok
   }
 }

@@ -1,0 +1,131 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// One line of `routine history`: a delivery decision, an answer, or a cancellation made when an
+/// activity was logged.
+struct HistoryEntry {
+  enum Kind: String {
+    case delivery, answer, cancellation
+  }
+
+  var kind: Kind
+  /// When it happened: the firing for a delivery, the answer's time, the cancelled firing.
+  var at: Int64
+  var requestID: String
+  var occurrence: Int64
+  var title: String
+  /// delivered, missed, suppressed, cancelled, failed, sending; the action; cancelled/restored.
+  var what: String
+  var late = false
+  var attempt = 0
+  var alert = false
+  var sink: String?
+  var reason: String?
+  /// The reminder a delivery came from (a snoozed alert's too).
+  var reminderID: String?
+  /// For an answer: the event it logged was undone since.
+  var isUndone = false
+
+  init(_ record: DeliveryRecord) {
+    kind = .delivery
+    reminderID = record.request.metadata?.reminderID
+    at = record.occurrence.at + Int64(record.attempt) * Int64(Reminder.alarmInterval) * 60
+    requestID = record.occurrence.requestID
+    occurrence = record.occurrence.at
+    title = record.request.title
+    what = record.outcome.rawValue
+    late = record.isLate
+    attempt = record.attempt
+    alert = record.request.origin == .outlier
+    sink = record.sink
+    reason = record.reason
+  }
+
+  init(_ answer: AnswerRecord) {
+    kind = .answer
+    at = answer.answeredAt
+    requestID = answer.occurrence.requestID
+    occurrence = answer.occurrence.at
+    title = ""
+    what = answer.action
+    reason = answer.message
+    isUndone = answer.undoneAt != nil
+  }
+
+  init(_ stored: StoredCancellation, clock: ClockStyle, title: String) {
+    kind = .cancellation
+    at = stored.cancellation.occurrence.at
+    requestID = stored.cancellation.occurrence.requestID
+    occurrence = stored.cancellation.occurrence.at
+    self.title = title
+    what = stored.restoredAt == nil ? "will skip" : "restored"
+    reason = ForwardCheck.reason(
+      kind: stored.cancellation.eventKind, at: stored.cancellation.eventAt, clock: clock)
+  }
+
+  func json(zone: Zone) -> JSON {
+    var members: [(String, JSON)] = [
+      ("type", .string(kind.rawValue)), ("at", .string(TimeArgument.stamp(at, zone).iso8601)),
+      ("id", .string(requestID)),
+      ("occurrence", .string(TimeArgument.stamp(occurrence, zone).iso8601)),
+    ]
+    switch kind {
+    case .delivery:
+      members += [
+        ("outcome", .string(what)), ("late", .bool(late)), ("attempt", .integer(attempt)),
+        ("alert", .bool(alert)), ("title", .string(title)), ("sink", .optional(sink)),
+        ("reason", .optional(reason)),
+      ]
+    case .answer:
+      members += [
+        ("action", .string(what)), ("message", .optional(reason)), ("undone", .bool(isUndone)),
+      ]
+    case .cancellation:
+      members += [
+        ("restored", .bool(what == "restored")), ("title", .string(title)),
+        ("reason", .optional(reason)),
+      ]
+    }
+    return .object(members)
+  }
+
+  /// `Sat 2026-11-21 06:50`, or with seconds when they are not zero.
+  func stamp(zone: Zone) -> String {
+    EventFormatting.localDateTime(TimeArgument.stamp(at, zone))
+  }
+
+  /// `Sat 2026-11-21 06:50  delivered   reminder-5  Do Stretch (late)`.
+  func text(zone: Zone, clock: ClockStyle, idWidth: Int, stampWidth: Int) -> String {
+    let stamp = HelpFormatter.padded(self.stamp(zone: zone), to: stampWidth)
+    var label: String
+    var detail: String
+    switch kind {
+    case .delivery:
+      label = alert && what == "delivered" ? "alerted" : what
+      if attempt > 0 { label += " again" }
+      detail = TerminalText.escaped(title)
+      var notes: [String] = []
+      if late && what == "delivered" { notes.append("late") }
+      if attempt > 0 { notes.append("ring \(attempt + 1)") }
+      if let reason { notes.append(TerminalText.escaped(reason)) }
+      if !notes.isEmpty { detail += " (\(notes.joined(separator: "; ")))" }
+    case .answer:
+      label = "answered"
+      let firing = EventFormatting.localDateTime(TimeArgument.stamp(occurrence, zone))
+      detail = "'\(TerminalText.escaped(what))' to the firing of \(firing)"
+      if let reason { detail += ": \(TerminalText.escaped(reason))" }
+      if isUndone { detail += " (undone: the event it logged was removed)" }
+    case .cancellation:
+      label = what
+      detail =
+        TerminalText.escaped(title)
+        + (reason.map {
+          " (\(what == "restored" ? "restored after " : "")\(TerminalText.escaped($0)))"
+        }
+          ?? "")
+    }
+    return "\(stamp)  \(HelpFormatter.padded(label, to: 17))"
+      + "\(HelpFormatter.padded(TerminalText.escaped(requestID), to: idWidth + 2))\(detail)"
+  }
+}

@@ -1,0 +1,11 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine reminders list`: the same as `routine reminders`.
+enum RemindersListCommand: Command {
+  static let spec = CommandSpec(
+    name: "reminders list", summary: "The same as 'routine reminders': list your reminders.")
+
+  static func run(_ context: Context) throws -> ExitCode { try RemindersCommand.run(context) }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine why ID`
+enum WhyCommand: Command {
+  static let spec = CommandSpec(
+    name: "why",
+    summary: "Explain the last decisions about a request: why it fired, or why not.",
+    discussion: """
+      For a pending request (or every request of a reminder): where it comes from, when it fires
+      next and whether that firing will be skipped; then its last five firings and what became
+      of each (delivered, late, missed, suppressed by the forward check, cancelled when the
+      activity was logged), with the answers given.
+      """,
+    arguments: [ArgumentSpec("ID", "A request (as 'routine pending' lists it) or a reminder.")],
+    globals: ["store", "now", "tz", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let id = context.arguments.arguments[0]
+    let now = try context.nowSeconds()
+    let (lines, json): ([String], JSON) = try context.reading { store, settings, zone in
+      guard let store else {
+        throw CommandError(
+          .dataError,
+          "there is no request '\(id)': there is no store at '\(context.displayPath(try context.storePath()))' yet"
+        )
+      }
+      let clock = context.clockStyle(settings)
+      let pending = try store.pendingRequests(clock: clock)
+      let requests = pending.filter { $0.id == id || $0.metadata?.reminderID == id }
+      // The last five, found by the store: a long history is not read whole (and answers are
+      // looked up for those five only).
+      let recent = try store.latestDeliveries(of: id, limit: 5)
+      let reminder = try store.reminder(id: id)
+      guard !requests.isEmpty || !recent.isEmpty || reminder != nil else {
+        throw HistoryCommand.unknown(
+          id, known: pending.map(\.id) + (try store.reminders().map(\.id)))
+      }
+      func stamp(_ at: Int64) -> Timestamp { TimeArgument.stamp(at, zone) }
+      var lines: [String] = []
+      var members: [(String, JSON)] = [("id", .string(id))]
+      if let reminder {
+        let subject = ReminderFormatting.subject(
+          reminder, habit: try store.habit(id: reminder.link ?? ""),
+          task: try store.task(id: reminder.link ?? ""))
+        let silent = reminder.isEnabled && requests.isEmpty
+        lines.append(
+          "\(reminder.id) is \(reminder.isEnabled ? "on" : "off"): \(subject)"
+            + (silent ? " (it makes no request now)" : ""))
+        members.append(
+          (
+            "reminder",
+            .object([
+              ("id", .string(reminder.id)), ("enabled", .bool(reminder.isEnabled)),
+              ("subject", .string(subject)), ("makesNoRequest", .bool(silent)),
+            ])
+          ))
+      } else {
+        members.append(("reminder", .null))
+      }
+      let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
+      var requestsJSON: [JSON] = []
+      for request in requests {
+        lines.append("\(request.id): \(WhyCommand.origin(request)).")
+        let firing = request.trigger.nextFiring(after: now, in: zone)
+        let skipped = firing.flatMap { skips.reason(request, at: $0) }
+        if let firing {
+          let when = EventFormatting.localDateTime(stamp(firing.at))
+          lines.append(
+            skipped.map { "  next \(when): will be skipped: \($0)." }
+              ?? "  next \(when): will fire" + WhyCommand.condition(request) + ".")
+        } else {
+          lines.append("  it will not fire again.")
+        }
+        requestsJSON.append(
+          .object([
+            ("id", .string(request.id)), ("origin", .string(WhyCommand.origin(request))),
+            ("next", .optional(firing.map { stamp($0.at).iso8601 })),
+            ("nextSkipped", .optional(skipped)),
+            ("condition", .optional(WhyCommand.conditionText(request))),
+          ]))
+      }
+      members.append(("requests", .array(requestsJSON)))
+      if recent.isEmpty {
+        // Firings before the first delivery run are not recorded (docs/delivery.md): say so
+        // rather than claim none came due.
+        lines.append(
+          try store.state(Deliverer.watermark) == nil
+            ? "No firing of it is recorded: nothing has delivered reminders from this store yet ('routine deliver' from cron, or 'routine watch')."
+            : "No firing of it is recorded yet.")
+      } else {
+        lines.append("Last firings:")
+      }
+      var firingsJSON: [JSON] = []
+      for record in recent {
+        let when = EventFormatting.localDateTime(stamp(record.occurrence.at))
+        let rangAt = clock.formatClock(stamp(record.decidedAt).timeOfDay)
+        let explanation = WhyCommand.explain(record, rangAt: rangAt)
+        var text = "  \(when) \(record.occurrence.requestID): " + explanation
+        let given = try store.answers(to: record.occurrence)
+        for answer in given {
+          let at = clock.formatClock(stamp(answer.answeredAt).timeOfDay)
+          text += "; answered '\(answer.action)' at \(at)"
+        }
+        lines.append(text + ".")
+        firingsJSON.append(
+          .object([
+            ("id", .string(record.occurrence.requestID)),
+            ("occurrence", .string(stamp(record.occurrence.at).iso8601)),
+            ("attempt", .integer(record.attempt)), ("outcome", .string(record.outcome.rawValue)),
+            ("late", .bool(record.isLate)), ("explanation", .string(explanation)),
+            (
+              "answers",
+              .array(
+                given.map {
+                  .object([
+                    ("action", .string($0.action)), ("at", .string(stamp($0.answeredAt).iso8601)),
+                    ("undone", .bool($0.undoneAt != nil)),
+                  ])
+                })
+            ),
+          ]))
+      }
+      members.append(("lastFirings", .array(firingsJSON)))
+      return (lines, .object(members))
+    }
+    if context.isJSON {
+      context.output.line(json.serialized())
+    } else {
+      for line in lines { context.output.line(TerminalText.escaped(line)) }
+    }
+    return .ok
+  }
+
+  static func origin(_ request: NotificationRequest) -> String {
+    switch request.origin {
+    case .learned:
+      let confidence = request.metadata?.confidence.map { JSON.format(($0 * 100).rounded()) }
+      let usual = request.metadata?.suggestedTime.map { " around \($0)" } ?? ""
+      return "learned from your log (\(request.metadata?.eventKind ?? request.title)\(usual)"
+        + (confidence.map { ", confidence \($0)%" } ?? "") + ")"
+    case .snooze: return "a snoozed reminder, one time"
+    case .outlier: return "an outlier alert, one time"
+    case .reminder:
+      return "from \(request.metadata?.reminderID ?? "a reminder"), which you defined"
+    }
+  }
+
+  static func condition(_ request: NotificationRequest) -> String {
+    conditionText(request).map { " \($0)" } ?? ""
+  }
+
+  /// "unless Workout is logged in the 12 hours before", or `nil` when it always fires.
+  static func conditionText(_ request: NotificationRequest) -> String? {
+    guard let metadata = request.metadata, let lookBack = metadata.lookBack else { return nil }
+    switch lookBack {
+    case .hours(let hours):
+      return "unless \(metadata.eventKind) is logged in the "
+        + (hours == 1 ? "hour" : "\(hours) hours") + " before"
+    case .sameDay:
+      return "unless \(metadata.eventKind) is logged that day before it"
+    case .minutes(let minutes):
+      return "unless \(metadata.eventKind) is logged in the "
+        + (minutes == 1 ? "minute" : "\(minutes) minutes") + " before (its usual range)"
+    }
+  }
+
+  /// What became of `record`, in words; `rangAt` is the clock time an alarm's later ring went
+  /// out, so that its rings read apart ("ring 3 at 08:10").
+  static func explain(_ record: DeliveryRecord, rangAt: String? = nil) -> String {
+    let reason = record.reason.map { ": \($0)" } ?? ""
+    switch record.outcome {
+    case .delivered:
+      let ring = "ring \(record.attempt + 1)" + (rangAt.map { " at \($0)" } ?? "")
+      return (record.attempt > 0 ? "rang again, \(ring) (unanswered alarm)" : "delivered")
+        + (record.isLate ? ", late (delivery ran after downtime)" : "")
+        + (record.sink.map { " through \($0)" } ?? "") + reason
+    case .sending:
+      return "claimed, but the sink never confirmed (delivery was interrupted)" + reason
+    case .missed: return "missed" + reason
+    case .suppressed: return "not delivered: already done" + reason
+    case .cancelled: return "not delivered: cancelled when it was logged" + reason
+    case .failed: return "could not be delivered" + reason
+    }
+  }
+}
