@@ -81,10 +81,10 @@ enum AgendaCommand: Command {
     Int64, Int64
   ) {
     let from =
-      try RangeOptions.bound(context, "from", now: now, zone: zone, meaning: .upcoming)
+      try RangeOptions.bound(context, RangeOptions.from, now: now, zone: zone, meaning: .upcoming)
       ?? Int64(now.timeIntervalSince1970.rounded(.down))
     let to =
-      try RangeOptions.bound(context, "to", now: now, zone: zone, meaning: .upcoming)
+      try RangeOptions.bound(context, RangeOptions.to, now: now, zone: zone, meaning: .upcoming)
       ?? Agenda.end(after: from, days: Agenda.defaultDays, in: zone)
     guard from < to else {
       throw UsageError(

@@ -31,8 +31,9 @@ enum HistoryCommand: Command {
     return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let from =
-        try RangeOptions.bound(context, "from", now: now, zone: zone) ?? seconds - 7 * 86_400
-      let explicitEnd = try RangeOptions.bound(context, "to", now: now, zone: zone)
+        try RangeOptions.bound(context, RangeOptions.from, now: now, zone: zone) ?? seconds - 7
+        * 86_400
+      let explicitEnd = try RangeOptions.bound(context, RangeOptions.to, now: now, zone: zone)
       guard from < explicitEnd ?? Int64.max else {
         throw UsageError(
           context.arguments.value("from") == nil

@@ -41,10 +41,10 @@ enum ReportCommand: Command {
     let isSVG = (context.arguments.value("out") ?? "").lowercased().hasSuffix(".svg")
     let model = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
-      let to = try RangeOptions.bound(context, "to", now: now, zone: zone) ?? nowSeconds
+      let to = try RangeOptions.bound(context, RangeOptions.to, now: now, zone: zone) ?? nowSeconds
       let toDate = WallClock.localDate(at: to, in: zone)
       let fromDate =
-        try RangeOptions.bound(context, "from", now: now, zone: zone).map {
+        try RangeOptions.bound(context, RangeOptions.from, now: now, zone: zone).map {
           WallClock.localDate(at: $0, in: zone)
         } ?? toDate.adding(days: -defaultDays)
       let days = toDate.daysSince1970 - fromDate.daysSince1970

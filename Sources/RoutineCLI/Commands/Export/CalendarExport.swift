@@ -11,8 +11,10 @@ enum CalendarExport {
     let date = try context.requireNow()
     let document = try context.reading { store, settings, zone throws -> ICalendarWriter in
       let from =
-        try RangeOptions.bound(context, "from", now: date, zone: zone, meaning: .upcoming) ?? now
-      let to = try RangeOptions.bound(context, "to", now: date, zone: zone, meaning: .upcoming)
+        try RangeOptions.bound(
+          context, RangeOptions.from, now: date, zone: zone, meaning: .upcoming) ?? now
+      let to = try RangeOptions.bound(
+        context, RangeOptions.to, now: date, zone: zone, meaning: .upcoming)
       if let to, to <= from {
         throw UsageError(
           context.arguments.value("from") == nil
