@@ -38,7 +38,16 @@ enum ReportCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.requireNow()
     let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
-    let isSVG = (context.arguments.value("out") ?? "").lowercased().hasSuffix(".svg")
+    let out = (context.arguments.value("out") ?? "").lowercased()
+    let isSVG = out.hasSuffix(".svg")
+    // The page or the timelines, by the file's name: a report.png of HTML would open as a
+    // broken image.
+    guard out.isEmpty || out == "-" || isSVG || out.hasSuffix(".html") || out.hasSuffix(".htm")
+    else {
+      throw UsageError(
+        "--out: expected FILE.html (or .htm) for the page or FILE.svg for the timelines, "
+          + "found '\(context.arguments.value("out")!)'", command: spec.name)
+    }
     let model = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let to = try RangeOptions.bound(context, RangeOptions.to, now: now, zone: zone) ?? nowSeconds

@@ -4,7 +4,9 @@ public struct Routine: Sendable, Hashable {
   public var kind: EventKind
   /// The usual local time of day (the suggestion).
   public var time: TimeOfDay
-  /// The days it applies to.
+  /// The days it applies to: the dates ``time`` falls on. A Friday- and Saturday-night bed
+  /// time learned at 00:30 is a Saturday and Sunday routine, and the planner fires on those
+  /// dates.
   public var dayKind: DayKind
   /// The estimated probability that on a day of ``dayKind`` the event happens within the
   /// tolerance (30 min) of ``time``. See docs/analytics.md for the estimator.
@@ -34,7 +36,9 @@ public struct Routine: Sendable, Hashable {
   }
 
   /// The routine day an event at naive local seconds `local` belongs to: the date of the
-  /// suggestion nearest to it (events within 12 hours either side of a day's suggestion).
+  /// suggestion nearest to it (events within 12 hours either side of a day's suggestion). The
+  /// analysis counts ``daysMatched`` on these days, the outlier checks place events on them,
+  /// and the planner fires on them, so a report's rows show what the counts say.
   public func routineDay(ofLocalSeconds local: Int64) -> LocalDate {
     let shifted = Int(local) - time.secondsSinceMidnight + 43_200
     return LocalDate(daysSince1970: floorDiv(shifted, 86_400))

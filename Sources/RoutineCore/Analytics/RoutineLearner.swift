@@ -246,9 +246,17 @@ struct RoutineLearner: Sendable {
     720 - floorMod(center.secondsSinceMidnight / 60 - cluster.start, 1440)
   }
 
-  /// The candidate for `dayKind` from `members` (grouped around `center`), re-grouped around its
-  /// own time when the first grouping put the time on the other side of midnight (the routine day
-  /// must be the date the suggestion is on).
+  /// The candidate for `dayKind` from `members` (grouped around `center`), expressed on the
+  /// routine days of its own time: a routine's day is the date its suggestion falls on
+  /// (``Routine/routineDay(ofLocalSeconds:)``), which the report's rows, the outlier check and
+  /// the planner's calendar days all read.
+  ///
+  /// When the time lies on the other side of midnight from `center` (Friday and Saturday
+  /// nights grouped around 23:40, learned at 00:30), the same nights are the next dates: the
+  /// events are grouped again around the time and the kind of day moves a day on (Saturdays and
+  /// Sundays at 00:30). Counted around the time, `daysMatched` is what a reader counts on the
+  /// routine's rows, and the planner fires on the dates the events happened. The second pass
+  /// searches that date only, so the time cannot cross back.
   private func learn(
     _ dayKind: DayKind, _ members: Members, _ times: KindTimes,
     _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay
@@ -256,18 +264,25 @@ struct RoutineLearner: Sendable {
     guard let first = learn(dayKind, members, cluster, days, groupedAround: center) else {
       return nil
     }
-    guard crossesMidnight(from: center, to: first.time) else { return first }
+    let moved = datesMoved(from: center, to: first.time)
+    guard moved != 0 else { return first }
     let regrouped = self.members(times, cluster, days, center: first.time)
-    guard let second = learn(dayKind, regrouped, cluster, days, groupedAround: first.time),
-      !crossesMidnight(from: first.time, to: second.time)
-    else { return first }
-    return second
+    return learn(
+      Self.dayKind(dayKind, movedBy: moved), regrouped, cluster, days, groupedAround: first.time,
+      sameDate: true)
   }
 
-  /// Whether the short way round the clock from `a` to `b` passes midnight.
-  private func crossesMidnight(from a: TimeOfDay, to b: TimeOfDay) -> Bool {
+  /// -1, 0 or 1: how many dates the short way round the clock from `a` to `b` moves (1 when it
+  /// passes midnight forwards).
+  private func datesMoved(from a: TimeOfDay, to b: TimeOfDay) -> Int {
     let end = a.secondsSinceMidnight + a.signedDistance(to: b)
-    return end < 0 || end >= TimeOfDay.secondsPerDay
+    return end < 0 ? -1 : end >= TimeOfDay.secondsPerDay ? 1 : 0
+  }
+
+  /// `dayKind`'s weekdays each moved `days` days on (Friday and Saturday nights, moved 1, are
+  /// the Saturday and Sunday dates after them).
+  static func dayKind(_ dayKind: DayKind, movedBy days: Int) -> DayKind {
+    DayKind(WeekdaySet(dayKind.weekdays.map { floorMod($0 - 1 + days, 7) + 1 }))
   }
 
   /// The events on observed learning days, placed around `center`.
@@ -299,9 +314,10 @@ struct RoutineLearner: Sendable {
     return members
   }
 
+  /// With `sameDate`, the time is searched for on the date of `center` only.
   private func learn(
     _ dayKind: DayKind, _ members: Members, _ cluster: TimeOfDayClusters.Cluster,
-    _ days: LearningDays, groupedAround center: TimeOfDay
+    _ days: LearningDays, groupedAround center: TimeOfDay, sameDate: Bool = false
   ) -> Candidate? {
     // The runs (days) of this kind of day.
     let runs = (0..<members.runCount).filter { days.isDay(members.day(ofRun: $0), of: dayKind) }
@@ -315,7 +331,8 @@ struct RoutineLearner: Sendable {
           days.weights.withUnsafeBufferPointer { dayWeights in
             learn(
               dayKind, members, runs, positions: positions, inCluster: inClusterFlags,
-              runStarts: runStarts, dayWeights: dayWeights, cluster, days, center: center)
+              runStarts: runStarts, dayWeights: dayWeights, cluster, days, center: center,
+              sameDate: sameDate)
           }
         }
       }
@@ -326,7 +343,8 @@ struct RoutineLearner: Sendable {
     _ dayKind: DayKind, _ members: Members, _ runs: [Int],
     positions: UnsafeBufferPointer<Int32>, inCluster inClusterFlags: UnsafeBufferPointer<Bool>,
     runStarts: UnsafeBufferPointer<Int>, dayWeights: UnsafeBufferPointer<Double>,
-    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay
+    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay,
+    sameDate: Bool
   ) -> Candidate? {
     let tolerance = configuration.toleranceSeconds
     let dayOfRun = { (run: Int) in members.day(ofRun: run) }
@@ -353,10 +371,20 @@ struct RoutineLearner: Sendable {
     guard clusterDays > 0 else { return nil }
     // The arc, in minutes of the grouped day: the centre sits at minute 720, inside the arc.
     let arcStart = Self.arcStart(of: cluster, center: center)
+    var searchRange = arcStart...(arcStart + cluster.length - 1)
+    // Positions (seconds) on the date of `center`: its midnights lie 12 hours either side.
+    let dateStart = 43_200 - center.secondsSinceMidnight
+    let dateEnd = dateStart + TimeOfDay.secondsPerDay - 1
+    if sameDate {
+      let low = max(searchRange.lowerBound, floorDiv(dateStart + 59, 60))
+      let high = min(searchRange.upperBound, floorDiv(dateEnd, 60))
+      guard low <= high else { return nil }
+      searchRange = low...high
+    }
     var curve = HitCurve(
       histogram: histogram,
       bandwidth: HitCurve.bandwidth(histogram: clusterHistogram, days: clusterDays),
-      toleranceMinutes: tolerance / 60, searchRange: arcStart...(arcStart + cluster.length - 1))
+      toleranceMinutes: tolerance / 60, searchRange: searchRange)
     guard let peak = curve.best() else { return nil }
     let position = peak * 60
 
@@ -402,7 +430,8 @@ struct RoutineLearner: Sendable {
     let observed = days.observedCount(of: dayKind)
     // The peak is a whole minute; the events it stands for may all lie later in that minute or
     // earlier in the next. The suggestion must lie within the range the reasoning states.
-    let suggested = hitsInSample == 0 ? position : min(max(position, earliest), latest)
+    var suggested = hitsInSample == 0 ? position : min(max(position, earliest), latest)
+    if sameDate { suggested = min(max(suggested, dateStart), dateEnd) }
     return Candidate(
       time: TimeOfDay(secondsSinceMidnight: base + suggested),
       dayKind: dayKind,
