@@ -106,15 +106,14 @@ enum Definitions {
         guard let repetition = Repetition(rawValue: repeatText), repetition != .once else {
           throw FieldError(
             field: "\(field).repeat",
-            message: "expected daily, weekly or monthly, found '\(repeatText)'")
+            message: "expected \(HabitOptions.repeat.type.expected), found '\(repeatText)'")
         }
         var days = WeekdaySet.everyDay
         if let text = try string(item["days"], "\(field).days", optional: true) {
           guard let parsed = WeekdaySet(parsing: text) else {
             throw FieldError(
               field: "\(field).days",
-              message:
-                "expected mon,tue,..., mon-fri, weekdays, weekends, daily or none, found '\(text)'")
+              message: "expected \(ReminderOptions.days.type.expected), found '\(text)'")
           }
           days = parsed
         }
@@ -215,8 +214,8 @@ enum Definitions {
           try string(item["style"], "\(field).style", optional: true) ?? "notification"
         guard let style = Reminder.Style(rawValue: styleText) else {
           throw FieldError(
-            field: "\(field).style", message: "expected notification or alarm, found '\(styleText)'"
-          )
+            field: "\(field).style",
+            message: "expected \(ReminderOptions.style.type.expected), found '\(styleText)'")
         }
         reminder.style = style
         if let schedule = item["schedule"] {
@@ -260,7 +259,7 @@ enum Definitions {
       guard let repetition = Repetition(rawValue: repeatText) else {
         throw FieldError(
           field: "\(field).repeat",
-          message: "expected once, daily, weekly or monthly, found '\(repeatText)'")
+          message: "expected \(ReminderOptions.repeat.type.expected), found '\(repeatText)'")
       }
       guard let time = try self.time(fields["at"], "\(field).at") else {
         throw FieldError(field: "\(field).at", message: "expected HH:MM, found nothing")

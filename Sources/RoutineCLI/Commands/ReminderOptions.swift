@@ -5,44 +5,70 @@ import RoutineStore
 /// The options that define a reminder, shared by `reminders add` and `reminders edit`, and how
 /// they become a ``Reminder``.
 enum ReminderOptions {
+  /// `--activity KIND`.
+  static let activity = Option(
+    "activity", .text("KIND", completes: .kind),
+    "An activity reminder: mindfulness, workout, noalc, or any event kind; skipped when it was logged in the look-back."
+  )
+  /// `--text TEXT`.
+  static let text = Option("text", .text("TEXT"), "A reminder with your own text.")
+  /// `--habit HABIT`.
+  static let habit = Option(
+    "habit", .text("HABIT", completes: .habit), "A reminder for a habit (its name or id).")
+  /// `--task TASK`.
+  static let task = Option(
+    "task", .text("TASK", completes: .task), "A reminder for a task (its name or id).")
+  /// `--at TIME`: read by the command, since a date in it needs the clock and the zone.
+  static let at = Option(
+    "at", .time(),
+    "When: a time of day (09:00, 9am), or a date and time ('2026-05-01 09:00', 'fri 9am', '+2h') for a one-time reminder."
+  )
+  /// `--window HH:MM-HH:MM`.
+  static let window = Option(
+    "window", .window, "A trigger window (activity): fires at its start, shows its end.")
+  /// `--days LIST`.
+  static let days = Option(
+    "days", .weekdays(),
+    "mon,tue,..., mon-fri, weekdays, weekends, daily or none (a weekly reminder).")
+  /// `--day N`.
+  static let day = Option(
+    "day", .dayOfMonth,
+    "A day of the month, 1-31 (a monthly reminder; the 31st is the last day of shorter months).")
+  /// `--repeat once|daily|weekly|monthly`.
+  static let `repeat` = Option(
+    "repeat", .oneOf(Repetition.allCases), "How often (default: from --at, --days, --day).")
+  /// `--lookback HOURS`: the choices are ``Reminder/lookBackChoices``, and only they.
+  static let lookback = Option(
+    "lookback", .integer("HOURS", oneOf: Reminder.lookBackChoices, unit: "hours"),
+    "Activity: hours before it fires that count.")
+  /// `--before-window MINUTES`.
+  static let beforeWindow = Option(
+    "before-window", .minutesBeforeWindow,
+    "Habit: fire this many minutes before the habit's window (the default is its start).")
+  /// `--before DURATION`.
+  static let before = Option(
+    "before", .duration, "Task: how long before the due date (1h, 1d, 90m; default 1h).")
+  /// `--title TEXT`.
+  static let title = Option("title", .text("TEXT"), "A title instead of the default.")
+  /// `--message TEXT`.
+  static let message = Option("message", .text("TEXT"), "A message instead of the default.")
+  /// `--style notification|alarm`.
+  static let style = Option(
+    "style", .oneOf(Reminder.Style.allCases),
+    "An alarm rings again every 5 minutes until answered.")
+
   static let options: [OptionSpec] = [
-    .value(
-      "activity", "KIND",
-      "An activity reminder: mindfulness, workout, noalc, or any event kind; skipped when it was logged in the look-back.",
-      completes: .kind),
-    .value("text", "TEXT", "A reminder with your own text."),
-    .value("habit", "HABIT", "A reminder for a habit (its name or id).", completes: .habit),
-    .value("task", "TASK", "A reminder for a task (its name or id).", completes: .task),
-    .value(
-      "at", "TIME",
-      "When: a time of day (09:00, 9am), or a date and time ('2026-05-01 09:00', 'fri 9am', '+2h') for a one-time reminder."
-    ),
-    .value(
-      "window", "HH:MM-HH:MM", "A trigger window (activity): fires at its start, shows its end."),
-    .value(
-      "days", "LIST", "mon,tue,..., mon-fri, weekdays, weekends, daily or none (a weekly reminder)."
-    ),
-    .value(
-      "day", "N",
-      "A day of the month, 1-31 (a monthly reminder; the 31st is the last day of shorter months)."),
-    .value("repeat", "once|daily|weekly|monthly", "How often (default: from --at, --days, --day)."),
-    .value(
-      "lookback", "HOURS", "Activity: hours before it fires that count (1, 3, 6, 12, 24 or 48)."),
-    .value(
-      "before-window", "MINUTES",
-      "Habit: fire this many minutes before the habit's window (the default is its start)."),
-    .value("before", "DURATION", "Task: how long before the due date (1h, 1d, 90m; default 1h)."),
-    .value("title", "TEXT", "A title instead of the default."),
-    .value("message", "TEXT", "A message instead of the default."),
-    .value("style", "notification|alarm", "An alarm rings again every 5 minutes until answered."),
+    activity.spec, text.spec, habit.spec, task.spec, at.spec, window.spec, days.spec, day.spec,
+    `repeat`.spec, lookback.spec, beforeWindow.spec, before.spec, title.spec, message.spec,
+    style.spec,
   ]
 
   /// The first of the "what" options given.
   static func subject(_ context: Context) throws(UsageError) -> (Reminder.Kind, String)? {
     let given = [
-      ("activity", Reminder.Kind.activity), ("text", .general), ("habit", .habit), ("task", .task),
+      (activity, Reminder.Kind.activity), (text, .general), (habit, .habit), (task, .task),
     ]
-    .compactMap { name, kind in context.arguments.value(name).map { (kind, $0, name) } }
+    .compactMap { option, kind in context.arguments.text(option).map { (kind, $0, option.name) } }
     guard given.count <= 1 else {
       throw UsageError(
         "choose one of --activity, --text, --habit and --task, not \(given.map { "--\($0.2)" }.joined(separator: " and "))",
@@ -58,8 +84,9 @@ enum ReminderOptions {
   ) throws -> Reminder {
     let arguments = context.arguments
     var reminder = reminder
-    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
-      UsageError("--\(option): expected \(expected), found '\(found)'", command: context.command)
+    func invalid(_ option: Option<String>, _ expected: String, _ found: String) -> UsageError {
+      UsageError(
+        "--\(option.name): expected \(expected), found '\(found)'", command: context.command)
     }
     if let (kind, value) = try subject(context) {
       guard kind == reminder.kind else {
@@ -71,12 +98,12 @@ enum ReminderOptions {
       case .activity:
         reminder.preset = ActivityPreset(named: value)
         guard let activity = reminder.preset?.kind ?? EventKind(value) else {
-          throw invalid("activity", "an event kind", value)
+          throw invalid(activity, "an event kind", value)
         }
         reminder.activity = activity
       case .general:
         guard !value.trimmingBlanks.isEmpty else {
-          throw invalid("text", "some text", value)
+          throw invalid(Self.text, "some text", value)
         }
         reminder.message = value
       case .habit:
@@ -92,8 +119,8 @@ enum ReminderOptions {
         reminder.link = task.id
       }
     }
-    if let text = arguments.value("title") { reminder.title = text.isEmpty ? nil : text }
-    if let text = arguments.value("message") {
+    if let text = arguments.text(title) { reminder.title = text.isEmpty ? nil : text }
+    if let text = arguments.text(message) {
       // A text reminder's text is its message: two options for one field would overwrite
       // each other.
       guard reminder.kind != .general else {
@@ -103,36 +130,22 @@ enum ReminderOptions {
       }
       reminder.message = text.isEmpty ? nil : text
     }
-    if let text = arguments.value("style") {
-      guard let style = Reminder.Style(rawValue: text.lowercased()) else {
-        throw invalid("style", "notification or alarm", text)
-      }
-      reminder.style = style
-    }
-    if let text = arguments.value("lookback") {
+    if let style = try arguments.value(style) { reminder.style = style }
+    if let hours = try arguments.value(lookback) {
       guard reminder.kind == .activity else {
         throw UsageError("--lookback applies to activity reminders", command: context.command)
       }
-      guard let hours = Int(text), Reminder.lookBackChoices.contains(hours) else {
-        throw invalid("lookback", "1, 3, 6, 12, 24 or 48 hours", text)
-      }
       reminder.lookBackHours = hours
     }
-    if let text = arguments.value("before") {
+    if let minutes = try arguments.value(before) {
       guard reminder.kind == .task else {
         throw UsageError("--before applies to task reminders", command: context.command)
       }
-      guard let minutes = duration(text) else {
-        throw invalid("before", "a duration like 1h, 1d, 90m or 0", text)
-      }
       reminder.minutesBefore = minutes
     }
-    if let text = arguments.value("before-window") {
+    if let minutes = try arguments.value(beforeWindow) {
       guard reminder.kind == .habit else {
         throw UsageError("--before-window applies to habit reminders", command: context.command)
-      }
-      guard let minutes = Int(text), (1...720).contains(minutes) else {
-        throw invalid("before-window", "minutes from 1 to 720", text)
       }
       reminder.habitTiming = .beforeWindow(minutes: minutes)
     }
@@ -145,11 +158,13 @@ enum ReminderOptions {
     _ context: Context, to reminder: inout Reminder, zone: Zone, now: Date
   ) throws {
     let arguments = context.arguments
-    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
-      UsageError("--\(option): expected \(expected), found '\(found)'", command: context.command)
+    func invalid(_ option: Option<String>, _ expected: String, _ found: String) -> UsageError {
+      UsageError(
+        "--\(option.name): expected \(expected), found '\(found)'", command: context.command)
     }
-    let names = ["at", "window", "days", "day", "repeat"]
-    let given = names.filter { arguments.value($0) != nil }
+    let given = [at.spec, window.spec, days.spec, day.spec, `repeat`.spec].map(\.name).filter {
+      arguments.value($0) != nil
+    }
     if reminder.kind == .task {
       if let option = given.first {
         throw UsageError(
@@ -165,17 +180,17 @@ enum ReminderOptions {
         repetition: reminder.kind == .activity ? .weekly : .daily,
         time: reminder.preset?.time ?? TimeOfDay(hour: 9, minute: 0)!)
     var date: LocalDate?
-    if let text = arguments.value("at") {
+    if let text = arguments.text(at) {
       if let time = TimeArgument.clockTime(text) {
         // A time alone is the time it repeats at: firings are on the minute.
         guard time.secondsSinceMidnight % 60 == 0 else {
           throw invalid(
-            "at", "HH:MM, a time of day on the minute (09:00, 9am, 7:30 pm, noon)", text)
+            at, "HH:MM, a time of day on the minute (09:00, 9am, 7:30 pm, noon)", text)
         }
         schedule.time = time
       } else if reminder.kind == .general {
         switch try TimeArgument.read(
-          text, option: "at", now: now, zone: zone, meaning: .upcoming, command: context.command)
+          text, option: at.name, now: now, zone: zone, meaning: .upcoming, command: context.command)
         {
         case .instant(let stamp):
           // An instant (given with an offset, or `+90m`): as the user's clock reads it (so that
@@ -188,40 +203,29 @@ enum ReminderOptions {
           date = day
           schedule.time = time
         case .wallClock(_, nil):
-          throw invalid("at", "a time with the date, like '2026-05-01 09:00' or 'fri 9am'", text)
+          throw invalid(at, "a time with the date, like '2026-05-01 09:00' or 'fri 9am'", text)
         }
       } else {
-        throw invalid("at", "HH:MM, a time of day on the minute (09:00, 9am, 7:30 pm, noon)", text)
+        throw invalid(at, "HH:MM, a time of day on the minute (09:00, 9am, 7:30 pm, noon)", text)
       }
       if reminder.kind == .habit { reminder.habitTiming = .at(schedule.time) }
     }
-    if let text = arguments.value("window") {
+    if let window = try arguments.value(window) {
       guard reminder.kind == .activity else {
         throw UsageError(
           "--window applies to activity reminders (habits have their own: 'routine habits add --window')",
           command: context.command)
       }
-      switch HabitsAddCommand.window(text) {
-      case .success(let window):
-        schedule.time = window.lowerBound
-        schedule.windowEnd = window.upperBound
-      case .failure(let problem):
-        throw UsageError("--window: \(problem.message)", command: context.command)
-      }
+      schedule.time = window.lowerBound
+      schedule.windowEnd = window.upperBound
     }
     var givenDays: WeekdaySet?
-    if let text = arguments.value("days") {
-      guard let days = WeekdaySet(parsing: text) else {
-        throw invalid("days", "mon,tue,..., mon-fri, weekdays, weekends, daily or none", text)
-      }
+    if let days = try arguments.value(days) {
       schedule.weekdays = days
       givenDays = days
       if reminder.kind != .activity { schedule.repetition = days == .everyDay ? .daily : .weekly }
     }
-    if let text = arguments.value("day") {
-      guard let day = Int(text), (1...31).contains(day) else {
-        throw invalid("day", "a day of the month from 1 to 31", text)
-      }
+    if let day = try arguments.value(day) {
       guard reminder.kind != .activity else {
         throw UsageError(
           "--day does not apply to activity reminders: use --days", command: context.command)
@@ -233,10 +237,7 @@ enum ReminderOptions {
       schedule.date = date
       schedule.repetition = .once
     }
-    if let text = arguments.value("repeat") {
-      guard let repetition = Repetition(rawValue: text.lowercased()) else {
-        throw invalid("repeat", "once, daily, weekly or monthly", text)
-      }
+    if let repetition = try arguments.value(`repeat`) {
       guard reminder.kind != .activity || repetition == .weekly || repetition == .daily else {
         throw UsageError("activity reminders repeat on their --days", command: context.command)
       }
@@ -269,21 +270,21 @@ enum ReminderOptions {
     switch repetition {
     case .daily:
       if let days, days != .everyDay {
-        throw conflict("--days \(arguments.value("days")!) says weekly; leave out one of them")
+        throw conflict("--days \(arguments.text(Self.days)!) says weekly; leave out one of them")
       }
-      if arguments.value("day") != nil { throw conflict(monthly) }
+      if arguments.isGiven(day) { throw conflict(monthly) }
     case .weekly:
-      if arguments.value("day") != nil { throw conflict(monthly) }
+      if arguments.isGiven(day) { throw conflict(monthly) }
       // An activity reminder is weekly on its days anyway (every day by default).
       if kind != .activity, days == nil, schedule.weekdays == .everyDay {
         throw conflict("which days? give --days (mon,wed or weekdays); every day is --repeat daily")
       }
     case .monthly:
-      if arguments.value("days") != nil {
+      if arguments.isGiven(Self.days) {
         throw conflict("--days says weekly; a monthly reminder takes --day N")
       }
     case .once:
-      if arguments.value("days") != nil || arguments.value("day") != nil {
+      if arguments.isGiven(Self.days) || arguments.isGiven(day) {
         throw conflict("a one-time reminder takes a date in --at, not --days or --day")
       }
     }
@@ -333,5 +334,53 @@ enum ReminderOptions {
       total = sum
     }
     return text.isEmpty ? nil : total
+  }
+}
+
+extension ValueType where Value == WeekdaySet {
+  /// `mon,wed`, `mon-fri`, `weekdays`, `weekends`, `daily` or (unless `allowsNone` is false)
+  /// `none`, as ``WeekdaySet/init(parsing:)`` reads them.
+  static func weekdays(allowsNone: Bool = true) -> Self {
+    ValueType(
+      placeholder: "LIST",
+      expected: allowsNone
+        ? "mon,tue,..., mon-fri, weekdays, weekends, daily or none"
+        : "mon,tue,..., mon-fri, weekdays, weekends or daily"
+    ) { text in
+      WeekdaySet(parsing: text).flatMap { allowsNone || !$0.isEmpty ? $0 : nil }
+    }
+  }
+}
+
+extension ValueType where Value == ClosedRange<TimeOfDay> {
+  /// `HH:MM-HH:MM` within one day, the start not after the end.
+  static var window: Self {
+    ValueType(placeholder: "HH:MM-HH:MM", expected: "HH:MM-HH:MM with the start before the end") {
+      try? HabitsAddCommand.window($0).get()
+    }
+  }
+}
+
+extension ValueType where Value == Int {
+  /// A day of the month, 1 to 31.
+  static var dayOfMonth: Self {
+    var type = integer("N", in: 1...31)
+    type.expected = "a day of the month from 1 to 31"
+    return type
+  }
+
+  /// How many minutes before a habit's window a reminder fires.
+  static var minutesBeforeWindow: Self {
+    var type = integer("MINUTES", in: 1...720)
+    type.expected = "minutes from 1 to 720"
+    return type
+  }
+
+  /// A duration in minutes (`1h`, `1d`, `90m`, `2h30m`, `45`, `0`), as
+  /// ``ReminderOptions/duration(_:)`` reads it; whether it is too long is checked later.
+  static var duration: Self {
+    ValueType(placeholder: "DURATION", expected: "a duration like 1h, 1d, 90m or 0") {
+      ReminderOptions.duration($0)
+    }
   }
 }

@@ -4,54 +4,56 @@ import RoutineStore
 
 /// The options of `habits add` and `habits edit`.
 enum HabitOptions {
-  static let options: [OptionSpec] = [
-    .value(
-      "days", "LIST", "mon,tue,..., mon-fri, weekdays, weekends, daily or none (a weekly habit)."),
-    .value("window", "HH:MM-HH:MM", "Its time window (or none)."),
-    .value("repeat", "daily|weekly|monthly", "How often (default daily; --days makes it weekly)."),
-    .value("day", "N", "Its day of the month (a monthly habit)."),
-  ]
+  /// `--days LIST`: a habit is on some day, so `none` is no value.
+  static let days = Option(
+    "days", .weekdays(allowsNone: false),
+    "mon,tue,..., mon-fri, weekdays, weekends or daily (a weekly habit).")
+  /// `--window HH:MM-HH:MM|none`.
+  static let window = Option("window", .habitWindow, "Its time window (or none).")
+  /// `--repeat daily|weekly|monthly`: a habit is never once.
+  static let `repeat` = Option(
+    "repeat", .oneOf([Repetition.daily, .weekly, .monthly]),
+    "How often (default daily; --days makes it weekly).")
+  /// `--day N`.
+  static let day = Option("day", .dayOfMonth, "Its day of the month (a monthly habit).")
+
+  static let options: [OptionSpec] = [days.spec, window.spec, `repeat`.spec, day.spec]
 
   static func apply(_ context: Context, to habit: inout Habit) throws(UsageError) {
     let arguments = context.arguments
-    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
-      UsageError("--\(option): expected \(expected), found '\(found)'", command: context.command)
-    }
-    if let text = arguments.value("days") {
-      guard let days = WeekdaySet(parsing: text), !days.isEmpty else {
-        throw invalid("days", "mon,tue,..., mon-fri, weekdays, weekends, daily or none", text)
-      }
+    if let days = try arguments.value(days) {
       habit.weekdays = days
       habit.repetition = days == .everyDay ? .daily : .weekly
     }
-    if let text = arguments.value("day") {
-      guard let day = Int(text), (1...31).contains(day) else {
-        throw invalid("day", "a day of the month from 1 to 31", text)
-      }
+    if let day = try arguments.value(day) {
       habit.dayOfMonth = day
       habit.repetition = .monthly
     }
-    if let text = arguments.value("repeat") {
-      guard let repetition = Repetition(rawValue: text.lowercased()), repetition != .once else {
-        throw invalid("repeat", "daily, weekly or monthly", text)
-      }
-      habit.repetition = repetition
-    }
-    if let text = arguments.value("window") {
-      if text.lowercased() == "none" {
-        habit.window = nil
-      } else {
-        switch HabitsAddCommand.window(text) {
-        case .success(let window): habit.window = window
-        case .failure(let problem):
-          throw UsageError("--window: \(problem.message)", command: context.command)
-        }
-      }
-    }
+    if let repetition = try arguments.value(`repeat`) { habit.repetition = repetition }
+    if let window = try arguments.value(window) { habit.window = window.range }
     do throws(DefinitionProblem) {
       try habit.validate()
     } catch {
       throw ReminderOptions.usage(error, context)
+    }
+  }
+}
+
+/// A habit's `--window`: a range of the day, or `none` for a habit at any time.
+struct HabitWindow: Sendable {
+  /// The window, or `nil` for `none`.
+  var range: ClosedRange<TimeOfDay>?
+}
+
+extension ValueType where Value == HabitWindow {
+  /// `HH:MM-HH:MM` (as ``ValueType/window``) or `none`.
+  static var habitWindow: Self {
+    let window = ValueType<ClosedRange<TimeOfDay>>.window
+    return ValueType(
+      placeholder: window.placeholder, expected: "\(window.expected), or none", choices: []
+    ) { text in
+      text.lowercased() == "none"
+        ? HabitWindow(range: nil) : window.read(text).map { HabitWindow(range: $0) }
     }
   }
 }

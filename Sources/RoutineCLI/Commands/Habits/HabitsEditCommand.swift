@@ -7,8 +7,10 @@ enum HabitsEditCommand: Command {
   static let spec = CommandSpec(
     name: "habits edit", summary: "Change a habit; its reminders follow.",
     arguments: [ArgumentSpec("HABIT", "The habit's name or id.", completes: .habit)],
-    options: [.value("name", "NAME", "A new name.")] + HabitOptions.options,
-    globals: ["store", "json"])
+    options: [name.spec] + HabitOptions.options, globals: ["store", "json"])
+
+  /// `--name NAME`.
+  static let name = Option("name", .text("NAME"), "A new name.")
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -16,7 +18,7 @@ enum HabitsEditCommand: Command {
       guard var habit = try store.habit(id: id) else {
         throw CommandError(.dataError, "there is no habit '\(id)'; 'routine habits' lists them")
       }
-      if let text = context.arguments.value("name") {
+      if let text = context.arguments.text(name) {
         guard let name = EventKind(text) else {
           throw UsageError("--name: the name is empty", command: spec.name)
         }

@@ -7,7 +7,7 @@ enum HabitsRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "habits remove", summary: "Remove a habit and its reminders, for good.",
     arguments: [ArgumentSpec("HABIT", "The habit's name or id.", completes: .habit)],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
+    options: [CommonOptions.yes], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try LinkedRemoval.run(

@@ -12,7 +12,7 @@ enum RemindersRemoveCommand: Command {
       the reminder back, not an import of definitions, not a plan.
       """,
     arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store", "now", "tz", "json"])
+    options: [CommonOptions.yes], globals: ["store", "now", "tz", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]

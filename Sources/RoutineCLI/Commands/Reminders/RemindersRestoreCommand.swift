@@ -12,15 +12,18 @@ enum RemindersRestoreCommand: Command {
       (the design's open question 4, answered yes). --request restores one day's only.
       """,
     arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
-    options: [.value("request", "REQUEST", "Only this request's firing (reminder-N-weekday-D).")],
-    globals: ["store", "now", "tz", "json"])
+    options: [request.spec], globals: ["store", "now", "tz", "json"])
+
+  /// `--request REQUEST`.
+  static let request = Option(
+    "request", .text("REQUEST"), "Only this request's firing (reminder-N-weekday-D).")
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
     let now = try context.nowSeconds()
     try context.writing { store, _, _ in
       guard try store.reminder(id: id) != nil else { throw unknownReminder(id, store: store) }
-      if let request = context.arguments.value("request") {
+      if let request = context.arguments.text(request) {
         let own = try store.pendingRequests(clock: context.clockStyle(try store.settings()))
           .filter { $0.metadata?.reminderID == id }.map(\.id)
         guard own.contains(request) else {
@@ -32,7 +35,7 @@ enum RemindersRestoreCommand: Command {
         }
       }
       let restored = try store.restoreCancellations(
-        reminderID: id, requestID: context.arguments.value("request"), now: now)
+        reminderID: id, requestID: context.arguments.text(request), now: now)
       context.output.line(
         context.isJSON
           ? JSON.object([("id", .string(id)), ("restored", .integer(restored))]).serialized()

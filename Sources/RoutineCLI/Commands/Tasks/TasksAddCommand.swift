@@ -7,18 +7,18 @@ enum TasksAddCommand: Command {
   static let spec = CommandSpec(
     name: "tasks add", summary: "Define a task with a due date.",
     arguments: [ArgumentSpec("NAME", "The task (\"Taxes\").", repeatable: true)],
-    options: [
-      .value(
-        "due", "TIME",
-        "When it is due: '2026-05-01 17:00', 'tomorrow 9am', 'fri 5pm', ... (see 'routine help dates')."
-      )
-    ])
+    options: [due.spec])
+
+  /// `--due TIME`.
+  static let due = TasksCommand.due.describing(
+    "When it is due: '2026-05-01 17:00', 'tomorrow 9am', 'fri 5pm', ... (see 'routine help dates')."
+  )
 
   static func run(_ context: Context) throws -> ExitCode {
     guard let name = EventKind(context.arguments.arguments.joined(separator: " ")) else {
       throw UsageError("NAME is empty", command: spec.name)
     }
-    guard context.arguments.value("due") != nil else {
+    guard context.arguments.isGiven(due) else {
       throw UsageError("a task needs --due TIME", command: spec.name)
     }
     try context.writing { store, _, zone in

@@ -58,14 +58,17 @@ enum TasksCommand: Command {
       } ?? "")
   }
 
+  /// `--due TIME`, read by ``due(_:zone:)``: what it means depends on the clock and the zone.
+  static let due = Option("due", .time(), "A new due date.")
+
   /// The `--due` option: a wall-clock time in the user's zone (a date alone is
   /// ``DueTime/defaultTime`` that day; a time alone, today), or an instant when it has an offset.
   static func due(_ context: Context, zone: Zone) throws -> DueTime? {
-    guard let text = context.arguments.value("due") else { return nil }
+    guard let text = context.arguments.text(due) else { return nil }
     let now = try context.requireNow()
     if let stamp = Timestamp(iso8601: text.trimmingBlanks) { return DueTime(pinnedTo: stamp) }
     switch try TimeArgument.read(
-      text, option: "due", now: now, zone: zone, meaning: .upcoming, command: context.command)
+      text, option: due.name, now: now, zone: zone, meaning: .upcoming, command: context.command)
     {
     case .instant(let stamp):
       // An elapsed time (`in 2 hours`): the wall-clock time it reaches, as if typed.

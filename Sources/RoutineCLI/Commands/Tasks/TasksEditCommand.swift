@@ -7,10 +7,12 @@ enum TasksEditCommand: Command {
   static let spec = CommandSpec(
     name: "tasks edit", summary: "Change a task; its reminders follow the due date.",
     arguments: [ArgumentSpec("TASK", "The task's name or id.", completes: .task)],
-    options: [
-      .value("name", "NAME", "A new name."), .value("due", "TIME", "A new due date."),
-      .flag("undone", "Mark it not done again."),
-    ], globals: ["store", "now", "tz", "json"])
+    options: [name.spec, TasksCommand.due.spec, undone], globals: ["store", "now", "tz", "json"])
+
+  /// `--name NAME`.
+  static let name = Option("name", .text("NAME"), "A new name.")
+  /// `--undone`.
+  static let undone = OptionSpec.flag("undone", "Mark it not done again.")
 
   static func run(_ context: Context) throws -> ExitCode {
     let id = context.arguments.arguments[0]
@@ -18,7 +20,7 @@ enum TasksEditCommand: Command {
       guard var task = try store.task(id: id) else {
         throw CommandError(.dataError, "there is no task '\(id)'; 'routine tasks' lists them")
       }
-      if let text = context.arguments.value("name") {
+      if let text = context.arguments.text(name) {
         guard let name = EventKind(text) else {
           throw UsageError("--name: the name is empty", command: spec.name)
         }
@@ -28,7 +30,7 @@ enum TasksEditCommand: Command {
         task.due = due
         if task.doneAt == nil { try TasksCommand.warnIfPast(due, zone: zone, context) }
       }
-      if context.arguments.flag("undone") { task.doneAt = nil }
+      if context.arguments.flag(undone) { task.doneAt = nil }
       try store.updateTask(task)
       context.output.line(
         context.isJSON

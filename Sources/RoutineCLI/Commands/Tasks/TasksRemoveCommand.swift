@@ -7,7 +7,7 @@ enum TasksRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "tasks remove", summary: "Remove a task and its reminders, for good.",
     arguments: [ArgumentSpec("TASK", "The task's name or id.", completes: .task)],
-    options: [.flag("yes", "Remove without asking.")], globals: ["store", "json"])
+    options: [CommonOptions.yes], globals: ["store", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {
     try LinkedRemoval.run(
