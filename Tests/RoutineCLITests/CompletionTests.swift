@@ -126,6 +126,8 @@ struct ShellCompletionTests {
     Case(words: ["routine", "log", "Wa"], expected: ["Wake Up", "Water"], exact: true),
     Case(words: ["routine", "--tz", "Europe/Ber"], expected: ["Europe/Berlin"], exact: true),
     Case(words: ["routine", "completions", ""], expected: ["bash", "fish", "zsh"], exact: true),
+    Case(words: ["routine", "help", "rem"], expected: ["reminders"], exact: true),
+    Case(words: ["routine", "help", "da"], expected: ["dates"], exact: true),
     Case(words: ["routine", "events", "--ev"], expected: ["--event"], exact: true),
     Case(
       words: ["routine", "analyse", "--log", "x.csv", "--for"], expected: ["--format"], exact: true),

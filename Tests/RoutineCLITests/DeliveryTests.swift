@@ -221,7 +221,7 @@ struct DeliveryTests {
         "--exec goes with --sink exec"))
     let typo = deliver(sandbox, at: "2026-05-04T09:00:00+02:00", "--sink", "stdot")
     #expect(typo.status == 64)
-    #expect(typo.stderr.contains("did you mean 'stdout'?"))
+    #expect(typo.stderr.contains("--sink: expected stdout, exec or notify-send, found 'stdot'"))
   }
 
   // MARK: Respond

@@ -13,6 +13,9 @@ public enum CompletionSource: String, Sendable, Hashable, CaseIterable {
   case zone = "zones"
   /// A file (the shell's own file completion).
   case file = "files"
+  /// A command's name or a help topic (`help`'s argument): the completion table lists them
+  /// itself, from the declarations it is generated from.
+  case command = "commands"
 }
 
 /// A command-line option: `--name` alone (a flag) or `--name VALUE` / `--name=VALUE`. Options

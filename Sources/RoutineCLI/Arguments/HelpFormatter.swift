@@ -1,7 +1,9 @@
 /// Help text, generated from the same declarations the parser uses.
 public enum HelpFormatter {
-  /// The overview: usage, commands (with their subcommands), global options.
-  public static func overview(_ commands: [CommandSpec]) -> String {
+  /// The overview: usage, commands (with their subcommands), topics, global options.
+  public static func overview(_ commands: [CommandSpec], topics: [HelpTopic] = HelpTopic.all)
+    -> String
+  {
     var lines = [
       "routine: learns your daily routines from logged events and turns them into reminders.",
       "",
@@ -11,6 +13,10 @@ public enum HelpFormatter {
     ]
     let all = commands.flatMap(\.allCommands).filter { !$0.isHidden }
     lines += table(all.map { ($0.name, $0.summary) })
+    if !topics.isEmpty {
+      lines += ["", "TOPICS ('routine help TOPIC'):"]
+      lines += table(topics.map { ($0.name, $0.summary) })
+    }
     lines += ["", "GLOBAL OPTIONS (accepted by every command):"]
     lines += table(GlobalOption.all.map { ($0.synopsis, $0.help) })
     lines += [

@@ -80,11 +80,12 @@ public enum ShellCompletion {
         }
         for (index, argument) in spec.arguments.enumerated() {
           let repeated = argument.isRepeatable && index == spec.arguments.count - 1
-          arguments.append(
-            (
-              "\(spec.name):\(repeated ? "*" : String(index))",
-              ShellCompletion.takes(argument.completes, argument.choices)
-            ))
+          // `help`'s commands and topics are known here, not where `help` is declared.
+          let takes =
+            argument.completes == .command
+            ? ShellCompletion.takes(nil, commands.map(\.word) + HelpTopic.all.map(\.name))
+            : ShellCompletion.takes(argument.completes, argument.choices)
+          arguments.append(("\(spec.name):\(repeated ? "*" : String(index))", takes))
         }
       }
     }

@@ -13,16 +13,16 @@ enum AgendaCommand: Command {
       be at most \(Agenda.maximumDays) days after the start (a longer range is a usage error).
       Firings are printed as they are worked out, not collected first.
       """,
-    options: [
-      .value(
-        "from", "TIME",
-        "The start: a date and time, a date, tomorrow, 'fri', '+2d' or a time today (see 'routine help dates'; default: now)."
-      ),
-      .value(
-        "to", "TIME",
-        "The end, in the same forms (default: 7 days after the start, at its time of day; at most \(Agenda.maximumDays) days after it)."
-      ),
-    ])
+    options: [from.spec, to.spec])
+
+  /// `--from TIME`.
+  static let from = RangeOptions.from.describing(
+    "The start: a date and time, a date, tomorrow, 'fri', '+2d' or a time today (see 'routine help dates'; default: now)."
+  )
+  /// `--to TIME`.
+  static let to = RangeOptions.to.describing(
+    "The end, in the same forms (default: 7 days after the start, at its time of day; at most \(Agenda.maximumDays) days after it)."
+  )
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.requireNow()
@@ -81,16 +81,16 @@ enum AgendaCommand: Command {
     Int64, Int64
   ) {
     let from =
-      try RangeOptions.bound(context, RangeOptions.from, now: now, zone: zone, meaning: .upcoming)
+      try RangeOptions.bound(context, Self.from, now: now, zone: zone, meaning: .upcoming)
       ?? Int64(now.timeIntervalSince1970.rounded(.down))
     let to =
-      try RangeOptions.bound(context, RangeOptions.to, now: now, zone: zone, meaning: .upcoming)
+      try RangeOptions.bound(context, Self.to, now: now, zone: zone, meaning: .upcoming)
       ?? Agenda.end(after: from, days: Agenda.defaultDays, in: zone)
     guard from < to else {
       throw UsageError(
-        context.arguments.value("from") == nil
-          ? "--to must come after the start, now (--from not given)"
-          : "--to must come after --from",
+        !context.arguments.isGiven(Self.from)
+          ? "--\(Self.to.name) must come after the start, now (--\(Self.from.name) not given)"
+          : "--\(Self.to.name) must come after --\(Self.from.name)",
         command: spec.name)
     }
     let latest = Agenda.end(after: from, days: Agenda.maximumDays, in: zone)
@@ -98,7 +98,7 @@ enum AgendaCommand: Command {
       let start = EventFormatting.localDateTime(RequestFormatting.stamp(from, zone))
       let end = EventFormatting.localDateTime(RequestFormatting.stamp(latest, zone))
       throw UsageError(
-        "--to: an agenda spans at most \(Agenda.maximumDays) days; from \(start) it can end at \(end) at the latest, found '\(context.arguments.value("to") ?? "")'",
+        "--\(Self.to.name): an agenda spans at most \(Agenda.maximumDays) days; from \(start) it can end at \(end) at the latest, found '\(context.arguments.text(Self.to) ?? "")'",
         command: spec.name)
     }
     return (from, to)

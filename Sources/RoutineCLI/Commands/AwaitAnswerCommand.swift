@@ -15,14 +15,17 @@ enum AwaitAnswerCommand: Command {
       ArgumentSpec("ID", "The notification's identifier."),
       ArgumentSpec("COMMAND", "The program that waits and prints the action.", repeatable: true),
     ],
-    options: [.value("occurrence", "TIME", "The firing.")],
+    options: [occurrence.spec],
     globals: ["store", "now", "tz"], isHidden: true)
+
+  /// `--occurrence TIME`: the firing, as delivery stamps it (ISO 8601 with offset).
+  static let occurrence = RespondCommand.occurrence.describing("The firing.")
 
   static func run(_ context: Context) throws -> ExitCode {
     let words = context.arguments.arguments
     let id = words[0]
     guard words.count >= 2 else { throw UsageError("missing COMMAND", command: spec.name) }
-    let occurrence = context.arguments.value("occurrence").flatMap(Timestamp.init(iso8601:))
+    let occurrence = context.arguments.text(Self.occurrence).flatMap(Timestamp.init(iso8601:))
     let firing = occurrence.map { Occurrence(requestID: id, at: $0.secondsSince1970) }
     let result: ChildProcess.Finished
     do {

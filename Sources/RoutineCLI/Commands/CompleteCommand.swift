@@ -13,7 +13,7 @@ enum CompleteCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let name = context.arguments.arguments[0]
-    guard let source = CompletionSource(rawValue: name), source != .file else {
+    guard let source = CompletionSource(rawValue: name), source != .file, source != .command else {
       throw UsageError(
         "expected reminders, kinds, habits, tasks or zones, found '\(name)'", command: spec.name)
     }
@@ -37,7 +37,7 @@ enum CompleteCommand: Command {
       case .kind: return try store.kinds().values.map(\.name).sorted()
       case .habit: return try store.habits().map(\.name.name)
       case .task: return try store.tasks().map(\.name.name)
-      case .zone, .file: return []
+      case .zone, .file, .command: return []
       }
     }
   }

@@ -153,7 +153,7 @@ enum DoctorCommand: Command {
       let source =
         settings.timeZone != nil
         ? "from the store's settings"
-        : context.arguments.value("tz") != nil
+        : context.arguments.isGiven(GlobalOption.tz)
           ? "from --tz"
           : context.environment.variables["TZ"].flatMap {
             // An empty TZ, or one naming /etc/localtime, is the system's zone.

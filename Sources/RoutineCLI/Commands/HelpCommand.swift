@@ -4,17 +4,20 @@ enum HelpCommand: Command {
     name: "help", summary: "Show help for routine or for one command.",
     arguments: [
       ArgumentSpec(
-        "COMMAND", "The command to explain (with its subcommand: 'events delete').",
-        required: false, repeatable: true)
+        "COMMAND", "The command to explain (with its subcommand: 'events delete'), or a topic.",
+        required: false, repeatable: true, completes: .command)
     ],
-    options: [
-      .flag("man", "Print the manual page, routine(1), in roff (what docs/routine.1 holds).")
-    ], globals: [])
+    options: [man], globals: [])
+
+  /// `--man`.
+  static let man = OptionSpec.flag(
+    "man", "Print the manual page, routine(1), in roff (what docs/routine.1 holds).")
 
   static func run(_ context: Context) throws -> ExitCode {
-    if context.arguments.flag("man") {
+    if context.arguments.flag(man) {
       guard context.arguments.arguments.isEmpty else {
-        throw UsageError("--man prints the whole manual: leave out COMMAND", command: spec.name)
+        throw UsageError(
+          "--\(man.name) prints the whole manual: leave out COMMAND", command: spec.name)
       }
       context.output.write(ManPage.render(RoutineCLI.parser.commands, version: RoutineCLI.version))
       return .ok
@@ -24,13 +27,14 @@ enum HelpCommand: Command {
       return .ok
     }
     let name = context.arguments.arguments.joined(separator: " ")
-    // A topic, not a command: the grammar every time option shares.
-    if name.lowercased() == "dates" {
-      context.output.write(TimeArgument.helpText)
+    // A topic, not a command (the grammar every time option shares).
+    if let topic = HelpTopic.named(name) {
+      context.output.write(topic.text)
       return .ok
     }
     guard let command = RoutineCLI.parser.command(named: name) else {
-      let names = RoutineCLI.parser.commands.flatMap(\.allCommands).map(\.name)
+      let names =
+        RoutineCLI.parser.commands.flatMap(\.allCommands).map(\.name) + HelpTopic.all.map(\.name)
       let hint = Suggestion.clause(for: name, among: names)
       throw UsageError("unknown command '\(name)'\(hint.isEmpty ? "; see 'routine help'" : hint)")
     }

@@ -14,31 +14,34 @@ enum HistoryCommand: Command {
       the cancellations still ahead. The range defaults to the 7 days before now; --from is
       inclusive, --to exclusive.
       """,
-    options: [
-      .value(
-        "from", "TIME",
-        "The start: a date and time, a date, yesterday, 'mon', '-3d' or a time today (see 'routine help dates'; default: 7 days ago)."
-      ),
-      .value("to", "TIME", "The end, in the same forms (default: now, and what is ahead)."),
-      .value("id", "ID", "Only this request, or every request of reminder ID."),
-    ])
+    options: [from.spec, to.spec, id.spec])
+
+  /// `--from TIME`.
+  static let from = RangeOptions.from.describing(
+    "The start: a date and time, a date, yesterday, 'mon', '-3d' or a time today (see 'routine help dates'; default: 7 days ago)."
+  )
+  /// `--to TIME`.
+  static let to = RangeOptions.to.describing(
+    "The end, in the same forms (default: now, and what is ahead).")
+  /// `--id ID`.
+  static let id = Option("id", .text("ID"), "Only this request, or every request of reminder ID.")
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.requireNow()
     let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-    let only = context.arguments.value("id")
+    let only = context.arguments.text(id)
     let output = context.output
     return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let from =
-        try RangeOptions.bound(context, RangeOptions.from, now: now, zone: zone) ?? seconds - 7
+        try RangeOptions.bound(context, Self.from, now: now, zone: zone) ?? seconds - 7
         * 86_400
-      let explicitEnd = try RangeOptions.bound(context, RangeOptions.to, now: now, zone: zone)
+      let explicitEnd = try RangeOptions.bound(context, Self.to, now: now, zone: zone)
       guard from < explicitEnd ?? Int64.max else {
         throw UsageError(
-          context.arguments.value("from") == nil
-            ? "--to must come after the start, 7 days ago (--from not given)"
-            : "--to must come after --from",
+          !context.arguments.isGiven(Self.from)
+            ? "--\(Self.to.name) must come after the start, 7 days ago (--\(Self.from.name) not given)"
+            : "--\(Self.to.name) must come after --\(Self.from.name)",
           command: spec.name)
       }
       if store == nil, let only { throw HistoryCommand.unknown(only, known: []) }

@@ -14,9 +14,11 @@ enum PlanCommand: Command {
       alerts) are left alone; at most 64 requests are pending, the soonest kept. Run it nightly
       from cron (docs/planner.md).
       """,
-    options: [
-      .flag("dry-run", "Show what would be added, replaced, removed and kept; change nothing.")
-    ])
+    options: [dryRun])
+
+  /// `--dry-run`.
+  static let dryRun = OptionSpec.flag(
+    "dry-run", "Show what would be added, replaced, removed and kept; change nothing.")
 
   /// What a plan found and did.
   struct Outcome {
@@ -33,7 +35,7 @@ enum PlanCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.requireNow()
-    let dryRun = context.arguments.flag("dry-run")
+    let dryRun = context.arguments.flag(Self.dryRun)
     // The settings, the events and the pending requests are read, and the change written, in one
     // transaction: a 'settings --enabled false' running meanwhile either comes before the plan
     // (which then adds nothing) or after it (and removes what the plan added).

@@ -21,12 +21,13 @@ enum RespondCommand: Command {
         completes: .reminder),
       ArgumentSpec("ACTION", "One of the actions its category offers, or open."),
     ],
-    options: [
-      .value(
-        "occurrence", "TIME",
-        "The firing answered (ISO 8601 with offset, as delivery gives it; default: the latest delivered)."
-      )
-    ])
+    options: [occurrence.spec])
+
+  /// `--occurrence TIME`: which firing is answered.
+  static let occurrence = Option(
+    "occurrence", .time(),
+    "The firing answered (ISO 8601 with offset, as delivery gives it; default: the latest delivered)."
+  )
 
   static func run(_ context: Context) throws -> ExitCode {
     let (id, action) = (context.arguments.arguments[0], context.arguments.arguments[1].lowercased())
@@ -34,10 +35,10 @@ enum RespondCommand: Command {
     // An answer to a request that does not exist creates no store.
     _ = try context.withWritableStore { store in
       var occurrence: Int64?
-      if let text = context.arguments.value("occurrence") {
+      if let text = context.arguments.text(Self.occurrence) {
         // A local time is the user's, as every time typed on the command line.
         occurrence = try TimeArgument.parse(
-          text, option: "occurrence", now: now,
+          text, option: Self.occurrence.name, now: now,
           zone: try context.userTimeZone(try store.settings()), timeOfDay: .latestPast,
           command: spec.name
         ).secondsSince1970

@@ -19,30 +19,65 @@ enum SettingsCommand: Command {
       horizon no longer than --window (0, say) learns none.
       """,
     options: [
-      .value("enabled", "true|false", "Smart reminders on or off (default true)."),
-      .value(
-        "threshold", "P", "Routines with a confidence above P become reminders (default 0.6)."),
-      .value("lead", "MINUTES", "Minutes before the usual time a reminder fires (default 5)."),
-      .value("buffer", "MINUTES", "Extra minutes before leaving home, 0 for none (default 10)."),
-      .value("window", "DAYS", "Days of events a plan learns from (default 7)."),
-      .value(
-        "weekly", "DAYS",
-        "Days a plan learns routines of some weekdays from (default 42)."
-      ),
-      .value(
-        "grace", "MINUTES",
-        "Reminders up to this late (after downtime) are still delivered, marked late (default 15)."
-      ),
-      .value("snooze", "MINUTES", "Minutes until a snoozed reminder comes back (default 5)."),
-      .value(
-        "time-zone", "ZONE|none",
-        "The user's IANA time zone, or none to use --tz, $TZ or the system's.", completes: .zone),
-      .value(
-        "locale", "NAME|none",
-        "The locale of reminder texts' times: en_US (6:46 AM), de_DE or C (06:46); none to take the environment's again."
-      ),
+      enabled.spec, threshold.spec, lead.spec, buffer.spec, window.spec, weekly.spec, grace.spec,
+      snooze.spec, timeZone.spec, locale.spec,
     ],
     globals: ["store", "tz", "json"])
+
+  /// `--enabled true|false`.
+  static let enabled = Option(
+    "enabled", .boolean, "Smart reminders on or off (default true).")
+  /// `--threshold P`: from 0 up to, not including, 1 (a confidence is never above 1).
+  static let threshold = Option(
+    "threshold",
+    ValueType(placeholder: "P", expected: "a number from 0 up to 1") { text in
+      Double(text).flatMap { $0.isFinite && $0 >= 0 && $0 < 1 ? $0 : nil }
+    }, "Routines with a confidence above P become reminders (default 0.6).")
+  /// `--lead MINUTES`.
+  static let lead = minutes(
+    "lead", "MINUTES", "leadMinutes", "Minutes before the usual time a reminder fires (default 5).")
+  /// `--buffer MINUTES`.
+  static let buffer = minutes(
+    "buffer", "MINUTES", "bufferMinutes",
+    "Extra minutes before leaving home, 0 for none (default 10).")
+  /// `--window DAYS`.
+  static let window = minutes(
+    "window", "DAYS", "windowDays", "Days of events a plan learns from (default 7).")
+  /// `--weekly DAYS`.
+  static let weekly = minutes(
+    "weekly", "DAYS", "weeklyDays",
+    "Days a plan learns routines of some weekdays from (default 42).")
+  /// `--grace MINUTES`: beyond a day, "late" stops meaning anything; delivery looks back a week
+  /// at most.
+  static let grace = minutes(
+    "grace", "MINUTES", "graceMinutes",
+    "Reminders up to this late (after downtime) are still delivered, marked late (default 15).")
+  /// `--snooze MINUTES`.
+  static let snooze = minutes(
+    "snooze", "MINUTES", "snoozeMinutes",
+    "Minutes until a snoozed reminder comes back (default 5).")
+  /// `--time-zone ZONE|none`, checked against the zone database when the command runs.
+  static let timeZone = Option(
+    "time-zone", .zone(alsoNone: true),
+    "The user's IANA time zone, or none to use --tz, $TZ or the system's.")
+  /// `--locale NAME|none`: `.some(nil)` for none.
+  static let locale = Option(
+    "locale",
+    ValueType<String?>(
+      placeholder: "NAME|none", expected: "a locale name like en_US, de_DE or C, or none",
+      choices: ["none"]
+    ) { text in
+      text.lowercased() == "none" ? .some(nil) : localeName(text).map { .some($0) }
+    },
+    "The locale of reminder texts' times: en_US (6:46 AM), de_DE or C (06:46); none to take the environment's again."
+  )
+
+  /// A whole-number setting in the range the store accepts for `key` (``PlannerSettings/ranges``).
+  private static func minutes(
+    _ name: String, _ placeholder: String, _ key: String, _ help: String
+  ) -> Option<Int> {
+    Option(name, .integer(placeholder, in: PlannerSettings.ranges[key]!), help)
+  }
 
   /// A change asked for on the command line, checked before the store is opened.
   private struct Change {
@@ -190,56 +225,25 @@ enum SettingsCommand: Command {
   private static func parse(_ context: Context) throws(UsageError) -> Change {
     let arguments = context.arguments
     var change = Change()
-    func invalid(_ option: String, _ expected: String, _ found: String) -> UsageError {
-      UsageError("--\(option): expected \(expected), found '\(found)'", command: spec.name)
-    }
-    if let text = arguments.value("enabled") {
-      switch text.lowercased() {
-      case "true", "yes", "on", "1": change.enabled = true
-      case "false", "no", "off", "0": change.enabled = false
-      default: throw invalid("enabled", "true or false", text)
-      }
-    }
-    if let text = arguments.value("threshold") {
-      guard let value = Double(text), value >= 0, value < 1 else {
-        throw invalid("threshold", "a number from 0 up to 1", text)
-      }
-      change.threshold = value
-    }
-    func minutes(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-      guard let text = arguments.value(name) else { return nil }
-      guard let value = Int(text), range.contains(value) else {
-        throw invalid(name, "a whole number from \(range.lowerBound) to \(range.upperBound)", text)
-      }
-      return value
-    }
-    let ranges = PlannerSettings.ranges
-    change.lead = try minutes("lead", ranges["leadMinutes"]!)
-    change.buffer = try minutes("buffer", ranges["bufferMinutes"]!)
-    change.window = try minutes("window", ranges["windowDays"]!)
-    change.weekly = try minutes("weekly", ranges["weeklyDays"]!)
-    // Beyond a day, "late" stops meaning anything; delivery looks back a week at most.
-    change.grace = try minutes("grace", ranges["graceMinutes"]!)
-    change.snooze = try minutes("snooze", ranges["snoozeMinutes"]!)
-    if let text = arguments.value("time-zone") {
+    change.enabled = try arguments.value(enabled)
+    change.threshold = try arguments.value(threshold)
+    change.lead = try arguments.value(lead)
+    change.buffer = try arguments.value(buffer)
+    change.window = try arguments.value(window)
+    change.weekly = try arguments.value(weekly)
+    change.grace = try arguments.value(grace)
+    change.snooze = try arguments.value(snooze)
+    change.locale = try arguments.value(locale)
+    if let text = arguments.text(timeZone) {
       if text.lowercased() == "none" || text.isEmpty {
         change.timeZone = .some(String?.none)
       } else {
         // As the database spells it (`Europe/Berlin` for `europe/berlin`).
-        guard let name = try context.zone(named: text, source: "--time-zone")?.identifier else {
-          throw UsageError(context.unknownZone(text, source: "--time-zone"), command: spec.name)
+        let source = "--\(timeZone.name)"
+        guard let name = try context.zone(named: text, source: source)?.identifier else {
+          throw UsageError(context.unknownZone(text, source: source), command: spec.name)
         }
         change.timeZone = name
-      }
-    }
-    if let text = arguments.value("locale") {
-      if text.lowercased() == "none" {
-        change.locale = .some(String?.none)
-      } else {
-        guard let name = localeName(text) else {
-          throw invalid("locale", "a locale name like en_US, de_DE or C, or none", text)
-        }
-        change.locale = name
       }
     }
     return change

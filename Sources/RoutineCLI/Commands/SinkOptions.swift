@@ -4,36 +4,32 @@ import RoutineStore
 
 /// The `--sink` and `--exec` options, shared by `deliver` and `watch`.
 enum SinkOptions {
-  static let options: [OptionSpec] = [
-    .value(
-      "sink", "stdout|exec|notify-send",
-      "Where notifications go: JSON lines on stdout (default), a command, or the desktop."),
-    .value(
-      "exec", "CMD",
-      "With --sink exec: the command to run for each notification (sh -c CMD; the notification in ROUTINE_* variables and as JSON on stdin)."
-    ),
-  ]
+  /// `--sink stdout|exec|notify-send`.
+  static let sink = Option<SinkKind>(
+    "sink", .oneOf(),
+    "Where notifications go: JSON lines on stdout (default), a command, or the desktop.")
+  /// `--exec CMD`.
+  static let exec = Option(
+    "exec", .text("CMD"),
+    "With --sink exec: the command to run for each notification (sh -c CMD; the notification in ROUTINE_* variables and as JSON on stdin)."
+  )
+  /// Both, as `deliver` and `watch` declare them.
+  static let options = [sink.spec, exec.spec]
 
   /// The sink the options name.
   static func sink(_ context: Context) throws -> NotificationSink {
-    let name = context.arguments.value("sink") ?? SinkKind.stdout.rawValue
-    guard let kind = SinkKind(rawValue: name) else {
-      let names = SinkKind.allCases.map(\.rawValue)
-      throw UsageError(
-        "--sink: expected \(names.dropLast().joined(separator: ", ")) or \(names.last!), found '\(name)'"
-          + Suggestion.clause(for: name, among: names),
-        command: context.command)
-    }
-    let command = context.arguments.value("exec")
+    let kind = try context.arguments.value(sink) ?? .stdout
+    let command = context.arguments.text(exec)
     if command != nil, kind != .exec {
-      throw UsageError("--exec goes with --sink exec", command: context.command)
+      throw UsageError("--\(exec.name) goes with --\(sink.name) exec", command: context.command)
     }
     switch kind {
     case .stdout:
       return StandardOutputSink(output: context.output)
     case .exec:
       guard let command, !command.isEmpty else {
-        throw UsageError("--sink exec needs --exec CMD", command: context.command)
+        throw UsageError(
+          "--\(sink.name) exec needs --\(exec.name) CMD", command: context.command)
       }
       return ExecSink(
         command: command, environment: context.environment.variables, errors: context.errors)

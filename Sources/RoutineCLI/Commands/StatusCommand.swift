@@ -29,10 +29,12 @@ enum StatusCommand: Command {
       the line with their markup characters escaped (docs/status-bars.md). With --json:
       {"next": {"id", "at", "title"} or null, "today", "leftToday", "skippedToday"}.
       """,
-    options: [
-      .value("format", "text|waybar|polybar|tmux", "What to print (default: text).")
-    ],
+    options: [format.spec],
     globals: ["store", "now", "tz", "json"])
+
+  /// `--format text|waybar|polybar|tmux`.
+  static let format = Option<StatusFormat>(
+    "format", .oneOf(), "What to print (default: text).")
 
   /// How close the next reminder is when waybar's class says `due-soon`.
   static let dueSoonSeconds: Int64 = 15 * 60
@@ -125,13 +127,7 @@ enum StatusCommand: Command {
 
   /// `--format`.
   static func format(_ context: Context) throws(UsageError) -> StatusFormat {
-    guard let text = context.arguments.value("format") else { return .text }
-    guard let format = StatusFormat(rawValue: text.lowercased()) else {
-      throw UsageError(
-        "--format: expected text, waybar, polybar or tmux, found '\(text)'",
-        command: context.command)
-    }
-    return format
+    try context.arguments.value(format) ?? .text
   }
 
   /// Pango markup's escapes, on a line without control characters.
