@@ -422,36 +422,6 @@ final class Context {
 
   // MARK: Options
 
-  /// A positive integer option, or its default.
-  func positiveInteger(
-    _ name: String, default value: Int, maximum: Int = 1_000_000, allowsZero: Bool = false
-  ) throws(UsageError) -> Int {
-    guard let text = arguments.value(name) else { return value }
-    let least = allowsZero ? 0 : 1
-    guard let number = Int(text), number >= least, number <= maximum else {
-      throw UsageError(
-        "--\(name): expected a whole number from \(least) to \(maximum), found '\(text)'",
-        command: command)
-    }
-    return number
-  }
-
-  /// The `--format` option.
-  func fileFormat() throws(UsageError) -> EventFileFormat? {
-    guard let text = arguments.value("format") else { return nil }
-    guard let format = EventFileFormat(rawValue: text.lowercased()) else {
-      // import and sample also know Apple Health exports; they ask isAppleHealthFormat first.
-      let choices =
-        ["import", "sample"].contains(command) ? "csv, jsonl or apple-health" : "csv or jsonl"
-      throw UsageError("--format: expected \(choices), found '\(text)'", command: command)
-    }
-    return format
-  }
-
-  /// Whether `--format apple-health` was given: `import` reads, `sample` writes an Apple Health
-  /// export (docs/apple-health.md).
-  var isAppleHealthFormat: Bool { arguments.value("format")?.lowercased() == "apple-health" }
-
   /// The zone local timestamps in files are read in: `--assume-zone`, else `--tz` (given on the
   /// command line); `nil` when neither is, and such timestamps are rejected.
   func assumedZone() throws(UsageError) -> Zone? {

@@ -55,6 +55,19 @@ struct AnalyzeGlanceTests {
     #expect(Self.bars(of: "Wake Up", in: result.stdout) == "|\(wake)|")
   }
 
+  @Test func aDumbTerminalGetsTheRowsWithoutColour() {
+    let sandbox = Self.sandbox()
+    sandbox.stdoutIsTerminal = true
+    sandbox.variables["TERM"] = "dumb"
+    let result = sandbox.run("analyze")
+    #expect(!result.stdout.contains("\u{1B}"))
+    let wake = String(repeating: " ", count: 14) + "█▁" + String(repeating: " ", count: 32)
+    #expect(Self.bars(of: "Wake Up", in: result.stdout) == "|\(wake)|")
+    // Any other terminal is coloured.
+    sandbox.variables["TERM"] = "xterm-256color"
+    #expect(sandbox.run("analyze").stdout.contains("\u{1B}[36m"))
+  }
+
   @Test func anEmptyNoColorIsUnset() {
     let sandbox = Self.sandbox()
     sandbox.stdoutIsTerminal = true

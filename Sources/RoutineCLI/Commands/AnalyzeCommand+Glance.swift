@@ -6,7 +6,7 @@ extension AnalyzeCommand {
   struct Glance {
     /// The log analysed.
     let log: EventLog
-    /// Whether to colour the bars (a terminal, and no `NO_COLOR`).
+    /// Whether to colour the bars (a terminal, no `NO_COLOR`, and a `TERM` other than `dumb`).
     let isColoured: Bool
 
     static let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
@@ -14,11 +14,13 @@ extension AnalyzeCommand {
     static let (colour, reset) = ("\u{1B}[36m", "\u{1B}[0m")
 
     /// A glance when standard output is a terminal, coloured unless `NO_COLOR` is set to
-    /// anything but the empty string (no-color.org); `nil` otherwise.
+    /// anything but the empty string (no-color.org) or `TERM` is `dumb` (a terminal that shows
+    /// escape sequences as text, such as Emacs' shell); `nil` otherwise.
     static func forTerminal(_ context: Context, log: EventLog) -> Glance? {
       guard context.output.isTerminal else { return nil }
-      let noColour = context.environment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
-      return Glance(log: log, isColoured: !noColour)
+      let variables = context.environment.variables
+      let noColour = variables["NO_COLOR"].map { !$0.isEmpty } ?? false
+      return Glance(log: log, isColoured: !noColour && variables["TERM"] != "dumb")
     }
 
     /// The section: an axis of hours, then one row per routine, names padded to `nameWidth`.

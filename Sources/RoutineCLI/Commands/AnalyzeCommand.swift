@@ -15,31 +15,37 @@ enum AnalyzeCommand: Command {
       directly and no store is opened (batch mode). docs/analytics.md explains the method.
       """,
     options: [
-      .value(
-        "log", "FILE",
-        "Analyse this CSV or JSON Lines file instead of the store (repeatable; - is standard input).",
-        repeatable: true, completes: .file),
-      .value("days", "N", "Days to learn from (default 7)."),
-      .value(
-        "weekly", "N",
-        "Days to learn routines of some weekdays from (default 42)."
-      ),
-      .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
-      .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
-      .value(
-        "assume-zone", "ZONE",
-        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz).",
-        completes: .zone),
+      log.spec, days.spec, weekly.spec, format.spec, skipInvalid, assumeZone.spec,
     ],
     aliases: ["analyse"])
 
+  /// `--log FILE`, repeatable.
+  static let log = Option(
+    "log", .path(),
+    "Analyse this CSV or JSON Lines file instead of the store (repeatable; - is standard input).",
+    repeatable: true)
+  /// `--days N`.
+  static let days = Option("days", .integer(in: 1...100_000), "Days to learn from (default 7).")
+  /// `--weekly N` (`backtest` too): 0 learns no routine of some weekdays.
+  static let weekly = Option(
+    "weekly", .integer(in: 0...3660),
+    "Days to learn routines of some weekdays from (default \(AnalysisConfiguration().weeklyDays)).")
+  /// `--format csv|jsonl` of `--log` files (`backtest` too).
+  static let format = CommonOptions.eventFormat.describing(
+    "The format of --log files (default: from the extension).")
+  /// `--skip-invalid` (`backtest` too).
+  static let skipInvalid = OptionSpec.flag(
+    "skip-invalid", "Skip invalid lines of --log files (each is reported).")
+  /// `--assume-zone ZONE` (`backtest` too).
+  static let assumeZone = CommonOptions.assumeZone.describing(
+    "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz).")
+
   static func run(_ context: Context) throws -> ExitCode {
-    let days = try context.positiveInteger("days", default: 7, maximum: 100_000)
+    let days = try context.arguments.value(Self.days) ?? 7
     let analyzer = RoutineAnalyzer(
-      weeklyDays: try context.positiveInteger(
-        "weekly", default: AnalysisConfiguration().weeklyDays, maximum: 3660, allowsZero: true))
+      weeklyDays: try context.arguments.value(weekly) ?? AnalysisConfiguration().weeklyDays)
     let now = try context.requireNow()
-    let files = context.arguments.values("log")
+    let files = try context.arguments.values(Self.log)
     guard !files.isEmpty else {
       return try context.reading { store, _, zone in
         let window = AnalysisWindow(now: now, days: days, zone: zone)
@@ -60,11 +66,11 @@ enum AnalyzeCommand: Command {
     }
     let window = AnalysisWindow(
       now: now, days: days, zone: try context.environmentTimeZone.get())
-    let format = try context.fileFormat()
+    let format = try context.arguments.value(Self.format)
     let zone = try context.assumedZone()
     let readers = files.map {
       EventFileReader(
-        path: $0, format: format, skipsInvalid: context.arguments.flag("skip-invalid"),
+        path: $0, format: format, skipsInvalid: context.arguments.flag(skipInvalid),
         assumedZone: zone)
     }
     var log = EventLog()

@@ -18,39 +18,30 @@ enum BacktestCommand: Command {
       than --days (0, say) learns none.
       """,
     options: [
-      .value(
-        "log", "FILE",
-        "The CSV or JSON Lines log (repeatable; - is standard input; default: the store).",
-        repeatable: true, completes: .file),
-      .value("days", "N", "Days to learn from before each day (default 7)."),
-      .value(
-        "weekly", "N",
-        "Days to learn routines of some weekdays from (default 42)."
-      ),
-      .value(
-        "threshold", "P", "Confidence above which a routine becomes a reminder (default 0.6)."),
-      .value("format", "csv|jsonl", "The format of --log files (default: from the extension)."),
-      .flag("skip-invalid", "Skip invalid lines of --log files (each is reported)."),
-      .value(
-        "assume-zone", "ZONE",
-        "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz).",
-        completes: .zone),
+      log.spec, days.spec, AnalyzeCommand.weekly.spec, threshold.spec,
+      AnalyzeCommand.format.spec, AnalyzeCommand.skipInvalid, AnalyzeCommand.assumeZone.spec,
     ],
     globals: ["store", "json"])
 
+  /// `--log FILE`, repeatable.
+  static let log = AnalyzeCommand.log.describing(
+    "The CSV or JSON Lines log (repeatable; - is standard input; default: the store).")
+  /// `--days N`: at most ten years, each a window walked forward.
+  static let days = Option(
+    "days", .integer(in: 1...3660), "Days to learn from before each day (default 7).")
+  /// `--threshold P`: from 0 up to, not including, 1.
+  static let threshold = Option(
+    "threshold",
+    ValueType(placeholder: "P", expected: "a number from 0 up to 1") { text in
+      Double(text).flatMap { $0 >= 0 && $0 < 1 ? $0 : nil }
+    }, "Confidence above which a routine becomes a reminder (default 0.6).")
+
   static func run(_ context: Context) throws -> ExitCode {
-    let days = try context.positiveInteger("days", default: 7, maximum: 3660)
-    let weekly = try context.positiveInteger(
-      "weekly", default: AnalysisConfiguration().weeklyDays, maximum: 3660, allowsZero: true)
-    var threshold = 0.6
-    if let text = context.arguments.value("threshold") {
-      guard let value = Double(text), value >= 0, value < 1 else {
-        throw UsageError(
-          "--threshold: expected a number from 0 up to 1, found '\(text)'", command: spec.name)
-      }
-      threshold = value
-    }
-    let files = context.arguments.values("log")
+    let days = try context.arguments.value(Self.days) ?? 7
+    let weekly =
+      try context.arguments.value(AnalyzeCommand.weekly) ?? AnalysisConfiguration().weeklyDays
+    let threshold = try context.arguments.value(Self.threshold) ?? 0.6
+    let files = try context.arguments.values(Self.log)
     var log = EventLog()
     if files.isEmpty {
       log =
@@ -58,11 +49,12 @@ enum BacktestCommand: Command {
           days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000))
         ?? EventLog()
     } else {
-      let format = try context.fileFormat()
+      let format = try context.arguments.value(AnalyzeCommand.format)
       let zone = try context.assumedZone()
       let readers = files.map {
         EventFileReader(
-          path: $0, format: format, skipsInvalid: context.arguments.flag("skip-invalid"),
+          path: $0, format: format,
+          skipsInvalid: context.arguments.flag(AnalyzeCommand.skipInvalid),
           assumedZone: zone)
       }
       let summary = try EventLogLoader(

@@ -15,8 +15,11 @@ enum BackupCommand: Command {
       ROUTINE_STORE) to restore it, or copy it over the store while no routine runs.
       """,
     arguments: [ArgumentSpec("FILE", "Where to write the copy.", completes: .file)],
-    options: [.flag("force", "Replace FILE if it exists.")],
+    options: [force],
     globals: ["store"])
+
+  /// `--force`.
+  static let force = OptionSpec.flag("force", "Replace FILE if it exists.")
 
   static func run(_ context: Context) throws -> ExitCode {
     guard context.arguments.arguments.count == 1, let path = context.arguments.arguments.first
@@ -36,7 +39,7 @@ enum BackupCommand: Command {
       throw CommandError(
         .noInput, "there is no store at '\(context.displayPath(storePath))' to back up")
     }
-    try store.backup(to: path, replacing: context.arguments.flag("force"))
+    try store.backup(to: path, replacing: context.arguments.flag(force))
     context.output.line(
       "Backed up '\(context.displayPath(storePath))' to '\(context.displayPath(path))'.")
     return .ok

@@ -6,13 +6,9 @@ import RoutineStore
 /// reader, `--from`, and the summary line and JSON.
 enum HealthImport {
   /// `--from DATE`: the first local date to import.
-  static func firstDate(_ context: Context) throws(UsageError) -> LocalDate? {
-    guard let text = context.arguments.value("from") else { return nil }
-    guard let date = TimeArgument.date(text) else {
-      throw UsageError("--from: expected a date YYYY-MM-DD, found '\(text)'", command: "import")
-    }
-    return date
-  }
+  static let from = Option(
+    "from", .calendarDate(),
+    "Import only events on or after DATE (YYYY-MM-DD, their own local date).")
 
   /// Whether the file at `path` is an Apple Health export: named `.xml` or `.zip`, or (without an
   /// extension routine knows) starting like XML or a ZIP archive. Standard input is an event
@@ -106,5 +102,12 @@ enum HealthImport {
         ])
       ),
     ])
+  }
+}
+
+extension ValueType where Value == LocalDate {
+  /// A date `YYYY-MM-DD` (four-digit year), as every date option takes it.
+  static func calendarDate(_ placeholder: String = "DATE") -> Self {
+    ValueType(placeholder: placeholder, expected: "a date YYYY-MM-DD") { TimeArgument.date($0) }
   }
 }

@@ -2,6 +2,26 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
+/// The files `routine import` reads and `routine sample` writes: event files, or an Apple Health
+/// export (docs/apple-health.md).
+enum ImportFormat: String, CaseIterable {
+  /// Events as CSV.
+  case csv
+  /// Events as JSON Lines.
+  case jsonl
+  /// An Apple Health export.xml (or its export.zip).
+  case appleHealth = "apple-health"
+
+  /// The event file format, or `nil` for an Apple Health export.
+  var eventFormat: EventFileFormat? {
+    switch self {
+    case .csv: .csv
+    case .jsonl: .jsonl
+    case .appleHealth: nil
+    }
+  }
+}
+
 /// `routine import FILE... [--format csv|jsonl|apple-health] [--skip-invalid] [--assume-zone ZONE]
 /// [--from DATE]`
 enum ImportCommand: Command {
@@ -26,36 +46,53 @@ enum ImportCommand: Command {
         repeatable: true, completes: .file)
     ],
     options: [
-      .value(
-        "format", "csv|jsonl|apple-health",
-        "The format (default: from the extension, then the content)."),
-      .flag("skip-invalid", "Skip invalid lines (each is reported) instead of rejecting the file."),
-      .value(
-        "assume-zone", "ZONE",
-        "Read timestamps without a UTC offset as local times in ZONE (daylight-saving rules of docs/time.md).",
-        completes: .zone),
-      .value(
-        "columns", "MAP",
-        "Read another app's CSV: which columns hold which field, e.g. \"timestamp=Date+Time,event=Activity,value=Amount,note=Comment\" (docs/formats.md)."
-      ),
-      .value(
-        "date-order", "dmy|mdy",
-        "Read numeric dates such as 04/05/2026 day first (dmy) or month first (mdy); without it, only dates that cannot be read both ways are read."
-      ),
-      .value(
-        "from", "DATE", "Import only events on or after DATE (YYYY-MM-DD, their own local date)."),
+      format.spec, skipInvalid, assumeZone.spec, columns.spec, dateOrder.spec,
+      HealthImport.from.spec,
     ],
     globals: ["store", "tz", "json"],
     globalHelp: ["tz": "Also read timestamps without a UTC offset in ZONE (as --assume-zone)."])
 
+  /// `--format csv|jsonl|apple-health` (`sample` writes the same three).
+  static let format = Option(
+    "format", .oneOf(ImportFormat.allCases),
+    "The format (default: from the extension, then the content).")
+  /// `--skip-invalid`.
+  static let skipInvalid = OptionSpec.flag(
+    "skip-invalid", "Skip invalid lines (each is reported) instead of rejecting the file.")
+  /// `--assume-zone ZONE`.
+  static let assumeZone = CommonOptions.assumeZone.describing(
+    "Read timestamps without a UTC offset as local times in ZONE (daylight-saving rules of docs/time.md)."
+  )
+  /// `--columns MAP`: read by the command, whose errors say what is wrong with the map in more
+  /// words than "expected ..., found ..." can.
+  static let columns = Option(
+    "columns",
+    ValueType(
+      placeholder: "MAP", expected: "field=Header pairs separated by commas",
+      isContextFree: false
+    ) { try? ColumnMapping(parsing: $0) },
+    "Read another app's CSV: which columns hold which field, e.g. \"timestamp=Date+Time,event=Activity,value=Amount,note=Comment\" (docs/formats.md)."
+  )
+  /// `--date-order dmy|mdy`.
+  static let dateOrder = Option(
+    "date-order", dateOrderType,
+    "Read numeric dates such as 04/05/2026 day first (dmy) or month first (mdy); without it, only dates that cannot be read both ways are read."
+  )
+  private static let dateOrderType: ValueType<DateOrder> = {
+    var type = ValueType<DateOrder>.oneOf()
+    type.expected = "dmy (day first) or mdy (month first)"
+    return type
+  }()
+
   static func run(_ context: Context) throws -> ExitCode {
-    let health = context.isAppleHealthFormat
-    let format = health ? nil : try context.fileFormat()
-    let firstDate = try HealthImport.firstDate(context)
-    let skips = context.arguments.flag("skip-invalid")
+    let chosen = try context.arguments.value(Self.format)
+    let health = chosen == .appleHealth
+    let format = chosen?.eventFormat
+    let firstDate = try context.arguments.value(HealthImport.from)
+    let skips = context.arguments.flag(skipInvalid)
     let zone = try context.assumedZone()
     let columns = try columnMapping(context)
-    let dateOrder = try self.dateOrder(context)
+    let dateOrder = try context.arguments.value(Self.dateOrder)
     // On a fresh install, a store is made only if a file could be imported.
     let (status, _) = try context.withWritableStore(
       keep: { $0.0 == .ok || $0.1 > 0 }, checkingZone: false
@@ -68,7 +105,7 @@ enum ImportCommand: Command {
       let userZone: Zone?
       do throws(UsageError) {
         userZone = try context.userTimeZone(
-          settings, warning: context.arguments.value("assume-zone") != nil)
+          settings, warning: context.arguments.isGiven(assumeZone))
       } catch {
         context.warn(
           "\(error.message); imported events cancel no reminder and raise no outlier alert until it is fixed"
@@ -188,23 +225,12 @@ enum ImportCommand: Command {
 
   /// `--columns`, parsed (it applies to CSV files; JSON Lines names its keys already).
   private static func columnMapping(_ context: Context) throws(UsageError) -> ColumnMapping? {
-    guard let text = context.arguments.value("columns") else { return nil }
+    guard let text = context.arguments.text(columns) else { return nil }
     do {
       return try ColumnMapping(parsing: text)
     } catch {
       throw UsageError("--columns: \(error.message)", command: context.command)
     }
-  }
-
-  /// `--date-order`.
-  private static func dateOrder(_ context: Context) throws(UsageError) -> DateOrder? {
-    guard let text = context.arguments.value("date-order") else { return nil }
-    guard let order = DateOrder(rawValue: text.lowercased()) else {
-      throw UsageError(
-        "--date-order: expected dmy (day first) or mdy (month first), found '\(text)'",
-        command: context.command)
-    }
-    return order
   }
 
   /// The checks after logging for the events of the last two days (the longest look-back): a

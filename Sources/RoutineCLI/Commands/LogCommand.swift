@@ -17,32 +17,34 @@ enum LogCommand: Command {
         "EVENT", "What happened, e.g. \"Wake Up\" (several words are joined).", repeatable: true,
         completes: .kind)
     ],
-    options: [
-      .value(
-        "at", "TIME",
-        "When: '2026-04-20 07:05', 'yesterday 23:10', 'fri 7am', '-90m', or 07:05 (the latest past one); see 'routine help dates'."
-      ),
-      .value("value", "N", "A number: cups, minutes, drinks."),
-      .value("note", "TEXT", "A note."),
-    ])
+    options: [at.spec, value.spec, note.spec])
+
+  /// `--at TIME`: read by the command, in the user's zone.
+  static let at = Option(
+    "at", .time(),
+    "When: '2026-04-20 07:05', 'yesterday 23:10', 'fri 7am', '-90m', or 07:05 (the latest past one); see 'routine help dates'."
+  )
+  /// `--value N`: any finite number.
+  static let value = Option(
+    "value",
+    ValueType(placeholder: "N", expected: "a number") {
+      Double($0).flatMap { $0.isFinite ? $0 : nil }
+    },
+    "A number: cups, minutes, drinks.")
+  /// `--note TEXT`.
+  static let note = Option("note", .text("TEXT"), "A note.")
 
   static func run(_ context: Context) throws -> ExitCode {
     let arguments = context.arguments
     guard let kind = EventKind(arguments.arguments.joined(separator: " ")) else {
       throw UsageError("EVENT is empty", command: spec.name)
     }
-    var value: Double?
-    if let text = arguments.value("value") {
-      guard let number = Double(text), number.isFinite else {
-        throw UsageError("--value: expected a number, found '\(text)'", command: spec.name)
-      }
-      value = number
-    }
+    let value = try arguments.value(Self.value)
     let now = try context.requireNow()
     func timestamp(in zone: Zone) throws(UsageError) -> Timestamp {
-      guard let text = arguments.value("at") else { return Timestamp(now, in: zone) }
+      guard let text = arguments.text(at) else { return Timestamp(now, in: zone) }
       return try TimeArgument.parse(
-        text, option: "at", now: now, zone: zone, timeOfDay: .latestPast, command: spec.name)
+        text, option: at.name, now: now, zone: zone, timeOfDay: .latestPast, command: spec.name)
     }
     // A mistyped --at must not create a store: check its form before opening one.
     _ = try timestamp(in: Zone.utc)
@@ -51,7 +53,7 @@ enum LogCommand: Command {
     try context.writing { store, settings, zone in
       let event = Event(
         kind: kind, timestamp: try timestamp(in: zone), value: value,
-        note: arguments.value("note"), source: .cli)
+        note: arguments.text(note), source: .cli)
       let added = try store.insert(event)
       let clock = context.clockStyle(settings)
       // Reminders this event makes unnecessary, and an alert if it is far off its routine: in

@@ -25,51 +25,63 @@ enum SampleCommand: Command {
       gets it deflated in a ZIP archive, as apple_health_export/export.xml.
       """,
     options: [
-      .value("days", "N", "Days to generate (default 56)."),
-      .value("seed", "S", "The random seed (default 1)."),
-      .value("start", "DATE", "The first day, YYYY-MM-DD (default 2026-03-02)."),
-      .value("kinds", "K", "How many kinds (default 12, the persona's)."),
-      .value(
-        "persona", "N",
-        "Person N (from 0) of the population of docs/analytics.md (not with --kinds)."),
-      .value("limit", "N", "Stop after N events."),
-      .value("format", "csv|jsonl|apple-health", "Output format (default csv)."),
-      .value("size", "SIZE", "Apple Health: stop at about SIZE bytes (e.g. 200MB, 2GB)."),
-      .value(
-        "output", "FILE",
-        "Write to FILE instead of stdout (- is stdout; a regular file is replaced atomically).",
-        completes: .file),
+      days.spec, seed.spec, start.spec, kinds.spec, persona.spec, limit.spec, format.spec,
+      size.spec, output.spec,
     ],
     globals: ["tz"],
     globalHelp: ["tz": "The persona's IANA time zone (default Europe/Berlin, whatever $TZ says)."],
     jsonNote: "it writes events as CSV, or as JSON Lines with --format jsonl")
 
+  /// `--days N`.
+  static let days = Option("days", .integer(in: 1...100_000), "Days to generate (default 56).")
+  /// `--seed S`: any 64-bit unsigned number.
+  static let seed = Option("seed", .unsigned("S"), "The random seed (default 1).")
+  /// `--start DATE`.
+  static let start = Option(
+    "start", .calendarDate(), "The first day, YYYY-MM-DD (default 2026-03-02).")
+  /// `--kinds K`.
+  static let kinds = Option(
+    "kinds", .integer("K", in: 1...10_000), "How many kinds (default 12, the persona's).")
+  /// `--persona N`, from 0.
+  static let persona = Option(
+    "persona", .integer(in: 0...1_000_000),
+    "Person N (from 0) of the population of docs/analytics.md (not with --kinds).")
+  /// `--limit N`.
+  static let limit = Option("limit", .integer(in: 1...Int.max), "Stop after N events.")
+  /// `--format csv|jsonl|apple-health`: what `import` reads.
+  static let format = ImportCommand.format.describing("Output format (default csv).")
+  /// `--size SIZE`: decimal units, as disks count.
+  static let size = Option(
+    "size",
+    ValueType(placeholder: "SIZE", expected: "a size such as 200MB or 2GB") { byteCount($0) },
+    "Apple Health: stop at about SIZE bytes (e.g. 200MB, 2GB).")
+  /// `--output FILE`.
+  static let output = CommonOptions.output.describing(
+    "Write to FILE instead of stdout (- is stdout; a regular file is replaced atomically).")
+
   static func run(_ context: Context) throws -> ExitCode {
-    if context.isAppleHealthFormat { return try runHealth(context) }
-    if context.arguments.value("size") != nil {
+    let arguments = context.arguments
+    let chosen = try arguments.value(Self.format) ?? .csv
+    guard let format = chosen.eventFormat else { return try runHealth(context) }
+    if arguments.isGiven(size) {
       throw UsageError("--size: only with --format apple-health", command: spec.name)
     }
-    let days = try context.positiveInteger("days", default: 56, maximum: 100_000)
-    let kinds = try context.positiveInteger(
-      "kinds", default: SampleGenerator.personaKinds.count, maximum: 10_000)
-    let limit = try context.positiveInteger("limit", default: Int.max, maximum: Int.max)
-    let seed = try seed(context)
+    let days = try arguments.value(Self.days) ?? 56
+    let kinds = try arguments.value(Self.kinds) ?? SampleGenerator.personaKinds.count
+    let limit = try arguments.value(Self.limit) ?? Int.max
+    let seed = try arguments.value(Self.seed) ?? 1
     let start = try startDate(context, days: days)
     let zone = try personaZone(context)
-    let format = try context.fileFormat() ?? .csv
-    if context.arguments.value("persona") != nil, context.arguments.value("kinds") != nil {
+    if arguments.isGiven(Self.persona), arguments.isGiven(Self.kinds) {
       throw UsageError(
         "--kinds and --persona do not combine: a persona has its own kinds", command: spec.name)
     }
-    let persona =
-      context.arguments.value("persona") == nil
-      ? nil
-      : try context.positiveInteger("persona", default: 0, maximum: 1_000_000, allowsZero: true)
+    let persona = try arguments.value(Self.persona)
     let generator = SampleGenerator(
       options: .init(seed: seed, start: start, days: days, kinds: kinds, timeZone: zone))
 
     // "-" is standard output, as for any file argument.
-    let path = try context.outputPath(command: spec.name)
+    let path = try context.outputPath(command: spec.name, option: output)
     let sink = try path.map(SampleSink.init(path:)) ?? SampleSink(output: context.output)
     try sink.write(format == .csv ? "timestamp,event,value,note\n" : "")
     var count = 0
@@ -96,21 +108,20 @@ enum SampleCommand: Command {
 
   /// `--format apple-health`: an export.xml, or an export.zip when the output ends in `.zip`.
   private static func runHealth(_ context: Context) throws -> ExitCode {
-    for option in ["kinds", "persona", "limit"] where context.arguments.value(option) != nil {
+    for option in [kinds, persona, limit] where context.arguments.isGiven(option) {
       throw UsageError(
-        "--\(option) does not combine with --format apple-health", command: spec.name)
+        "--\(option.name) does not combine with --format apple-health", command: spec.name)
     }
-    let byteLimit = try context.arguments.value("size").map(byteCount) ?? Int.max
-    let days = try context.positiveInteger(
-      "days", default: byteLimit == Int.max ? 56 : 36_500, maximum: 100_000)
-    let seed = try seed(context)
+    let byteLimit = try context.arguments.value(size) ?? Int.max
+    let days = try context.arguments.value(Self.days) ?? (byteLimit == Int.max ? 56 : 36_500)
+    let seed = try context.arguments.value(Self.seed) ?? 1
     let start = try startDate(context, days: days)
     let zone = try personaZone(context)
     let generator = HealthSampleGenerator(
       options: .init(
         seed: seed, start: start, days: days, byteLimit: byteLimit, timeZone: zone,
         travelZone: try context.zone(named: "America/New_York", source: "sample")))
-    let path = try context.outputPath(command: spec.name)
+    let path = try context.outputPath(command: spec.name, option: output)
     let counts: HealthSampleGenerator.Counts
     if let path, path.lowercased().hasSuffix(".zip") {
       let zip = try ZipWriter(path: path, entry: "apple_health_export/export.xml")
@@ -135,33 +146,19 @@ enum SampleCommand: Command {
     return .ok
   }
 
-  /// `--seed`, default 1.
   /// The persona is Berliner unless `--tz` says otherwise: the bundled data must not depend on
   /// `$TZ`.
   static func personaZone(_ context: Context) throws -> Zone {
-    context.arguments.value("tz") == nil
+    !context.arguments.isGiven(GlobalOption.tz)
       ? try context.zone(named: "Europe/Berlin", source: "sample") ?? Zone.utc
       : try context.environmentTimeZone.get()
   }
 
-  private static func seed(_ context: Context) throws(UsageError) -> UInt64 {
-    guard let seed = UInt64(context.arguments.value("seed") ?? "1") else {
-      throw UsageError(
-        "--seed: expected a whole number, found '\(context.arguments.value("seed")!)'",
-        command: spec.name)
-    }
-    return seed
-  }
-
   /// `--start`, default 2026-03-02, checked so that `days` days from it end before 10000.
   private static func startDate(_ context: Context, days: Int) throws(UsageError) -> LocalDate {
-    let startText = context.arguments.value("start") ?? "2026-03-02"
     // The same YYYY-MM-DD as every date option: four-digit years, so that every generated
     // time is an instant timestamps can write and read back.
-    guard let start = TimeArgument.date(startText) else {
-      throw UsageError(
-        "--start: expected a date YYYY-MM-DD, found '\(startText)'", command: spec.name)
-    }
+    let start = try context.arguments.value(Self.start) ?? LocalDate(year: 2026, month: 3, day: 2)!
     guard start.adding(days: days - 1) <= LocalDate(year: 9999, month: 12, day: 30)! else {
       throw UsageError(
         "--start: the sample must end before the year 10000, found \(days) days from \(start)",
@@ -171,7 +168,7 @@ enum SampleCommand: Command {
   }
 
   /// `200MB`, `2GB`, `500k`, `1000000`: decimal units, as disks count.
-  private static func byteCount(_ text: String) throws(UsageError) -> Int {
+  static func byteCount(_ text: String) -> Int? {
     let upper = text.uppercased()
     var digits = Substring(upper)
     if digits.hasSuffix("B") { digits = digits.dropLast() }
@@ -182,10 +179,7 @@ enum SampleCommand: Command {
     }
     guard let number = Int(digits), number > 0, number <= Int.max / scale / 2,
       digits.allSatisfy(\.isNumber)
-    else {
-      throw UsageError(
-        "--size: expected a size such as 200MB or 2GB, found '\(text)'", command: spec.name)
-    }
+    else { return nil }
     return number * scale
   }
 

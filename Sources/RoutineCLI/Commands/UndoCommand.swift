@@ -12,7 +12,7 @@ enum UndoCommand: Command {
       standard input is not a terminal). Each undo removes one event, the latest logged first.
       Imported events are not undone one by one: 'routine events delete' removes a selection.
       """,
-    options: [.flag("yes", "Remove without asking.")],
+    options: [CommonOptions.yes],
     globals: ["store", "now", "json"])
 
   static func run(_ context: Context) throws -> ExitCode {

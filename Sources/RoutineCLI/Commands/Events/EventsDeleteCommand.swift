@@ -12,11 +12,13 @@ enum EventsDeleteCommand: Command {
       required. The events are listed and you are asked before they go; --yes deletes without
       asking (needed when standard input is not a terminal). Deleted events are gone for good.
       """,
-    options: EventSelectionOptions.options + [.flag("yes", "Delete without asking.")])
+    options: EventSelectionOptions.options + [yes])
+
+  /// `--yes`.
+  static let yes = CommonOptions.yes.describing("Delete without asking.")
 
   static func run(_ context: Context) throws -> ExitCode {
-    guard ["from", "to", "event", "last"].contains(where: { context.arguments.value($0) != nil })
-    else {
+    guard EventSelectionOptions.isAnyGiven(context.arguments) else {
       throw UsageError(
         "say which events to delete with --from, --to, --event or --last", command: spec.name)
     }

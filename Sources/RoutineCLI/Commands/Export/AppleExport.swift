@@ -9,17 +9,12 @@ enum AppleExport {
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
     // What is pending now, as an app schedules it: a range means nothing here.
-    for option in ["from", "to"] where context.arguments.value(option) != nil {
+    for option in [RangeOptions.from, RangeOptions.to] where context.arguments.isGiven(option) {
       throw UsageError(
-        "--\(option): apple-json writes the requests pending now; --from and --to select events (csv, jsonl) or a calendar's range (ics)",
+        "--\(option.name): apple-json writes the requests pending now; --from and --to select events (csv, jsonl) or a calendar's range (ics)",
         command: context.command)
     }
-    let kind = try context.arguments.value("event").map { name throws(UsageError) in
-      guard let kind = EventKind(name) else {
-        throw UsageError("--event: the name is empty", command: context.command)
-      }
-      return kind
-    }
+    let kind = try EventSelectionOptions.kind(context)
     let (document, count) = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       var requests = try store?.pendingRequests(clock: clock) ?? []

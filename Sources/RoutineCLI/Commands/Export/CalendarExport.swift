@@ -17,17 +17,14 @@ enum CalendarExport {
         context, RangeOptions.to, now: date, zone: zone, meaning: .upcoming)
       if let to, to <= from {
         throw UsageError(
-          context.arguments.value("from") == nil
+          !context.arguments.isGiven(RangeOptions.from)
             ? "--to must come after the start, now (--from not given)"
             : "--to must come after --from",
           command: context.command)
       }
       let clock = context.clockStyle(settings)
       var requests = try store?.pendingRequests(clock: clock) ?? []
-      if let name = context.arguments.value("event") {
-        guard let kind = EventKind(name) else {
-          throw UsageError("--event: the name is empty", command: context.command)
-        }
+      if let kind = try EventSelectionOptions.kind(context) {
         requests = requests.filter { EventKind($0.metadata?.eventKind ?? "")?.key == kind.key }
       }
       let excluded = try skipped(

@@ -26,9 +26,10 @@ enum ExportCommand: Command {
       (docs/calendar.md). apple-json writes the pending requests and their categories as the
       JSON an iOS or macOS app turns into notification requests (docs/apple.md).
       """,
-    options: [format.spec] + EventSelectionOptions.options.filter { $0.name != "last" } + [
-      out.spec
-    ],
+    options: [format.spec]
+      + EventSelectionOptions.options.filter { $0.name != EventSelectionOptions.last.name } + [
+        out.spec
+      ],
     globals: ["store", "now", "tz"], jsonNote: "--format chooses what it writes")
 
   /// `--format`.

@@ -19,8 +19,11 @@ enum KindsRenameCommand: Command {
         "OLD", "The kind to rename, as stored (case and spacing ignored).", completes: .kind),
       ArgumentSpec("NEW", "The new name."),
     ],
-    options: [.flag("yes", "Merge without asking.")],
+    options: [yes],
     globals: ["store", "json"])
+
+  /// `--yes`.
+  static let yes = CommonOptions.yes.describing("Merge without asking.")
 
   static func run(_ context: Context) throws -> ExitCode {
     let words = context.arguments.arguments
