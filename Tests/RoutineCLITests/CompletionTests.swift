@@ -10,14 +10,11 @@ private func installed(_ program: String) -> String? {
 }
 
 struct CompletionDeclarationTests {
-  @Test func choicesAreTheLowercaseWordsOfAValueName() {
-    #expect(
-      OptionSpec.value("format", "text|waybar|polybar|tmux", "").choices == [
-        "text", "waybar", "polybar", "tmux",
-      ])
-    #expect(OptionSpec.value("time-zone", "ZONE|none", "").choices == ["none"])
-    #expect(OptionSpec.value("window", "HH:MM-HH:MM", "").choices.isEmpty)
-    #expect(OptionSpec.value("log", "FILE", "").choices.isEmpty)
+  @Test func choicesComeFromTheValueTypeNotFromThePlaceholder() {
+    #expect(StatusCommand.format.spec.choices == ["text", "waybar", "polybar", "tmux"])
+    #expect(Option("time-zone", .zone(alsoNone: true), "").spec.choices == ["none"])
+    #expect(Option("window", .text("HH:MM-HH:MM"), "").spec.choices.isEmpty)
+    #expect(Option("log", .path(), "").spec.choices.isEmpty)
     #expect(OptionSpec.flag("json", "").choices.isEmpty)
     #expect(ArgumentSpec("bash|zsh|fish", "").choices == ["bash", "zsh", "fish"])
   }

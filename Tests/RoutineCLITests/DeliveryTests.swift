@@ -221,7 +221,9 @@ struct DeliveryTests {
         "--exec goes with --sink exec"))
     let typo = deliver(sandbox, at: "2026-05-04T09:00:00+02:00", "--sink", "stdot")
     #expect(typo.status == 64)
-    #expect(typo.stderr.contains("--sink: expected stdout, exec or notify-send, found 'stdot'"))
+    #expect(
+      typo.stderr.contains(
+        "--sink: expected stdout, exec or notify-send, found 'stdot'; did you mean 'stdout'?"))
   }
 
   // MARK: Respond

@@ -49,6 +49,14 @@ struct OptionValueTests {
     ) {
       try Self.parser.parse(["paint", "--count", "11"])
     }
+    // A mistyped word gets the nearest choice; a number gets the list alone.
+    #expect(
+      throws: UsageError(
+        "--colour: expected red, green or light-blue, found 'gren'; did you mean 'green'?",
+        command: "paint")
+    ) {
+      try Self.parser.parse(["paint", "--colour", "gren"])
+    }
     // A 15-digit number is out of range, not a crash.
     #expect(throws: UsageError.self) {
       try Self.parser.parse(["paint", "--count", "999999999999999999999"])

@@ -202,8 +202,13 @@ public struct ArgumentParser: Sendable {
           }
         }
         if let check = option.check, !check.accepts(value) {
+          // A mistyped choice (`--sink stdot`) gets the nearest one, as a command name does.
+          // Numbers are not typos of each other: `--lookback 5` gets the list alone.
+          let hint =
+            value.contains(where: \.isLetter)
+            ? Suggestion.clause(for: value, among: option.choices) : ""
           throw UsageError(
-            "--\(name): expected \(check.expected), found '\(value)'", command: spec?.name)
+            "--\(name): expected \(check.expected), found '\(value)'\(hint)", command: spec?.name)
         }
         // A global option given again overrides: `alias routine='routine --tz Europe/Berlin'`
         // then `routine agenda --tz UTC` asks for UTC.

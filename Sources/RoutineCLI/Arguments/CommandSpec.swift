@@ -55,17 +55,6 @@ public struct OptionSpec: Sendable {
     self.check = check
   }
 
-  /// An untyped option taking a value, its choices read from a placeholder that lists them
-  /// (`a|b`). Kept while commands move to ``Option``.
-  public static func value(
-    _ name: String, _ valueName: String, _ help: String, repeatable: Bool = false,
-    completes: CompletionSource? = nil
-  ) -> OptionSpec {
-    OptionSpec(
-      name: name, valueName: valueName, help: help, isRepeatable: repeatable,
-      completes: completes, choices: listedChoices(in: valueName))
-  }
-
   /// A flag.
   public static func flag(_ name: String, _ help: String) -> OptionSpec {
     OptionSpec(name: name, valueName: nil, help: help, isRepeatable: false)

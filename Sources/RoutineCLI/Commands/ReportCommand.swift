@@ -22,38 +22,40 @@ enum ReportCommand: Command {
       from --from to the day before --to, as 'analyze --days N' would. --out FILE.svg writes the
       timelines alone, as one SVG. docs/report.md shows the page.
       """,
-    options: [
-      .value(
-        "out", "FILE",
-        "Write to FILE instead of stdout (FILE.svg: the timelines alone; replaced atomically; a new file is readable by you only)."
-      ),
-      .value(
-        "from", "TIME",
-        "The first day: a date, ISO 8601 with offset, a local date and time, today or yesterday (default: \(defaultDays) days before --to)."
-      ),
-      .value("to", "TIME", "The end, in the same forms (default: now)."),
-    ],
+    options: [out.spec, from.spec, to.spec],
     globals: ["store", "now", "tz"], jsonNote: "it writes a page, not data")
+
+  /// `--out FILE`: the page or the timelines, by the file's name (a report.png of HTML would
+  /// open as a broken image).
+  static let out = Option(
+    "out",
+    ValueType(
+      placeholder: "FILE",
+      expected: "FILE.html (or .htm) for the page or FILE.svg for the timelines",
+      completes: .file
+    ) { text in
+      let name = text.lowercased()
+      return name == "-" || [".html", ".htm", ".svg"].contains { name.hasSuffix($0) } ? text : nil
+    },
+    "Write to FILE instead of stdout (FILE.svg: the timelines alone; replaced atomically; a new file is readable by you only)."
+  )
+  /// `--from TIME`.
+  static let from = RangeOptions.from.describing(
+    "The first day: a date, ISO 8601 with offset, a local date and time, today or yesterday (default: \(defaultDays) days before --to)."
+  )
+  /// `--to TIME`.
+  static let to = RangeOptions.to.describing("The end, in the same forms (default: now).")
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.requireNow()
     let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
-    let out = (context.arguments.value("out") ?? "").lowercased()
-    let isSVG = out.hasSuffix(".svg")
-    // The page or the timelines, by the file's name: a report.png of HTML would open as a
-    // broken image.
-    guard out.isEmpty || out == "-" || isSVG || out.hasSuffix(".html") || out.hasSuffix(".htm")
-    else {
-      throw UsageError(
-        "--out: expected FILE.html (or .htm) for the page or FILE.svg for the timelines, "
-          + "found '\(context.arguments.value("out")!)'", command: spec.name)
-    }
+    let isSVG = (context.arguments.text(out) ?? "").lowercased().hasSuffix(".svg")
     let model = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
-      let to = try RangeOptions.bound(context, RangeOptions.to, now: now, zone: zone) ?? nowSeconds
+      let to = try RangeOptions.bound(context, to, now: now, zone: zone) ?? nowSeconds
       let toDate = WallClock.localDate(at: to, in: zone)
       let fromDate =
-        try RangeOptions.bound(context, RangeOptions.from, now: now, zone: zone).map {
+        try RangeOptions.bound(context, from, now: now, zone: zone).map {
           WallClock.localDate(at: $0, in: zone)
         } ?? toDate.adding(days: -defaultDays)
       let days = toDate.daysSince1970 - fromDate.daysSince1970
