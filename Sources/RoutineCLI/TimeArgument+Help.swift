@@ -31,7 +31,8 @@ extension TimeArgument {
       log --at, respond --occurrence  the latest such time at or before now
                                       (--at 23:30 just after midnight is last night;
                                       --at 'fri 07:00' on a Friday at 06:00, last week's)
-      events, history --from/--to     a time alone is today; a weekday the latest one
+      events, history, report --from/--to
+                                      a time alone is today; a weekday the latest one
                                       at or before now
       agenda, export calendar --from/--to, tasks add --due, reminders add --at
                                       a time alone is today (reminders: the time it

@@ -225,6 +225,12 @@ struct DatesTests {
     (["log", "Tea", "--at", "7:30", "pm"], "--at '7:30 pm'"),
     (["tasks", "add", "Tax", "--due", "fri", "noon"], "--due 'fri noon'"),
     (["agenda", "--to", "+3", "days"], "--to '+3 days'"),
+    // The whole phrase, not its first two words: 'yesterday 7:30' would log 07:30, not 19:30.
+    (["log", "Tea", "--at", "yesterday", "7:30", "pm"], "--at 'yesterday 7:30 pm'"),
+    (["log", "Tea", "--at", "90", "minutes", "ago"], "--at '90 minutes ago'"),
+    (["events", "--from", "2", "days", "ago"], "--from '2 days ago'"),
+    (["log", "Tea", "--at", "in", "2", "hours"], "--at 'in 2 hours'"),
+    (["tasks", "add", "X", "--due", "in", "2", "hours"], "--due 'in 2 hours'"),
   ])
   func aTimeOfSeveralWordsWithoutQuotesIsRefused(arguments: [String], hint: String) {
     let sandbox = Sandbox()

@@ -51,7 +51,9 @@ struct TypedEventOptionsTests {
     let result = Sandbox().run("sample", "--seed", seed)
     #expect(result.status == 64)
     #expect(result.stdout.isEmpty)
-    #expect(result.stderr.hasPrefix("error: --seed: expected a whole number, found '\(seed)'\n"))
+    #expect(
+      result.stderr.hasPrefix(
+        "error: --seed: expected a whole number from 0 to 18446744073709551615, found '\(seed)'\n"))
   }
 
   @Test func theLargestSeedIsASeed() {

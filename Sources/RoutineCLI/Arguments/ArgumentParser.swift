@@ -69,6 +69,27 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Parses command lines against command declarations.
 public struct ArgumentParser: Sendable {
+  /// How many of `words` (those after a time option's value) go on the time phrase: words
+  /// that continue a time (`7:30`, `pm`, `hours`, `ago`), and a number followed by one
+  /// (`in 2 hours`), so that the quoted form a refusal suggests is the whole phrase.
+  static func timeWords(in words: ArraySlice<String>) -> Int {
+    var count = 0
+    var index = words.startIndex
+    while index < words.endIndex {
+      let word = words[index]
+      let next = words.index(after: index)
+      if continuesTime(word) {
+        count += 1
+      } else if Int(word) != nil, next < words.endIndex, continuesTime(words[next]) {
+        count += 1
+      } else {
+        break
+      }
+      index = next
+    }
+    return count
+  }
+
   /// Whether `word` goes on a time phrase rather than starting anything else: `12:00`, `9am`,
   /// `pm`, `noon`, `hours`, `ago`.
   static func continuesTime(_ word: String) -> Bool {
@@ -192,12 +213,12 @@ public struct ArgumentParser: Sendable {
           index += 1
           // `--at fri 12:00` without quotes gives --at 'fri' and leaves '12:00' to be read as
           // part of the event's name: refuse it rather than log "Tea 12:00" at midnight.
-          if option.isTimePhrase, index < arguments.count,
-            ArgumentParser.continuesTime(arguments[index])
-          {
+          let rest = option.isTimePhrase ? ArgumentParser.timeWords(in: arguments[index...]) : 0
+          if rest > 0 {
+            let phrase = ([value] + arguments[index..<(index + rest)]).joined(separator: " ")
             throw UsageError(
               "--\(name): '\(value)' is followed by '\(arguments[index])': a time of several "
-                + "words is one value, in quotes: --\(name) '\(value) \(arguments[index])'",
+                + "words is one value, in quotes: --\(name) '\(phrase)'",
               command: spec?.name)
           }
         }
@@ -205,7 +226,7 @@ public struct ArgumentParser: Sendable {
           // A mistyped choice (`--sink stdot`) gets the nearest one, as a command name does.
           // Numbers are not typos of each other: `--lookback 5` gets the list alone.
           let hint =
-            value.contains(where: \.isLetter)
+            option.choices.contains { $0.contains(where: \.isLetter) }
             ? Suggestion.clause(for: value, among: option.choices) : ""
           throw UsageError(
             "--\(name): expected \(check.expected), found '\(value)'\(hint)", command: spec?.name)

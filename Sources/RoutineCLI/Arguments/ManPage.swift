@@ -31,6 +31,15 @@ public enum ManPage {
     }
     page += [".SH GLOBAL OPTIONS", text("Accepted by every command; the last one given counts.")]
     page += GlobalOption.all.flatMap(option)
+    // Each topic of `routine help TOPIC` as a section of its own, its lines kept as they are
+    // (it has tables aligned with spaces).
+    for topic in HelpTopic.all {
+      page += [".SH \(topic.name.uppercased())", ".nf"]
+      let body = topic.text.hasSuffix("\n") ? String(topic.text.dropLast()) : topic.text
+      page += body.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { $0.isEmpty ? ".sp" : escaped(String($0), startOfLine: true) }
+      page += [".fi"]
+    }
     page += [".SH EXIT STATUS"]
     for code in ExitCode.documented {
       page += [".TP", ".B \(code.rawValue)", text(code.meaning)]

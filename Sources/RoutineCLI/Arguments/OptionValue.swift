@@ -111,7 +111,9 @@ extension ValueType where Value == Int {
 extension ValueType where Value == UInt64 {
   /// Any whole number from 0 to 2^64-1 (a seed).
   public static func unsigned(_ placeholder: String = "N") -> Self {
-    ValueType(placeholder: placeholder, expected: "a whole number") { UInt64($0) }
+    ValueType(placeholder: placeholder, expected: "a whole number from 0 to \(UInt64.max)") {
+      UInt64($0)
+    }
   }
 }
 

@@ -41,7 +41,7 @@ enum ReportCommand: Command {
   )
   /// `--from TIME`.
   static let from = RangeOptions.from.describing(
-    "The first day: a date, ISO 8601 with offset, a local date and time, today or yesterday (default: \(defaultDays) days before --to)."
+    "The first day, in any form of 'routine help dates' (default: \(defaultDays) days before --to)."
   )
   /// `--to TIME`.
   static let to = RangeOptions.to.describing("The end, in the same forms (default: now).")

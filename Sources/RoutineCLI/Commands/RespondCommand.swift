@@ -26,7 +26,7 @@ enum RespondCommand: Command {
   /// `--occurrence TIME`: which firing is answered.
   static let occurrence = Option(
     "occurrence", .time(),
-    "The firing answered (ISO 8601 with offset, as delivery gives it; default: the latest delivered)."
+    "The firing answered: as delivery gives it (ISO 8601 with offset), or any time of 'routine help dates' (default: the latest delivered)."
   )
 
   static func run(_ context: Context) throws -> ExitCode {

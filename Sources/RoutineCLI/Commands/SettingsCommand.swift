@@ -26,7 +26,8 @@ enum SettingsCommand: Command {
 
   /// `--enabled true|false`.
   static let enabled = Option(
-    "enabled", .boolean, "Smart reminders on or off (default true).")
+    "enabled", .boolean,
+    "Smart reminders on or off (default true; yes/no, on/off and 1/0 also read).")
   /// `--threshold P`: from 0 up to, not including, 1 (a confidence is never above 1).
   static let threshold = Option(
     "threshold",
