@@ -11,11 +11,14 @@ enum AnalyzeCommand: Command {
       Learns from the N whole days before today (your local date at --now), weighting recent days
       more; today's events are checked for outliers. Routines on some days of the week only (the
       gym on Monday, Wednesday and Friday; a weekend brunch) are learned from the longer --weekly
-      horizon; one no longer than --days (0, say) learns none. With --log, the files are analysed
+      horizon; one no longer than --days (0, say) learns none. The split of the week comes from
+      that horizon too, and each kind of day learns its time from at least its last --event-days
+      days with the event within it. With --log, the files are analysed
       directly and no store is opened (batch mode). docs/analytics.md explains the method.
       """,
     options: [
-      log.spec, days.spec, weekly.spec, format.spec, skipInvalid, assumeZone.spec,
+      log.spec, days.spec, weekly.spec, eventDays.spec, format.spec, skipInvalid,
+      assumeZone.spec,
     ],
     aliases: ["analyse"])
 
@@ -30,6 +33,11 @@ enum AnalyzeCommand: Command {
   static let weekly = Option(
     "weekly", .integer(in: 0...3660),
     "Days to learn routines of some weekdays from (default \(AnalysisConfiguration().weeklyDays)).")
+  /// `--event-days N` (`backtest` too): 0 learns from the window's days only.
+  static let eventDays = Option(
+    "event-days", .integer(in: 0...3660),
+    "Days with the event each kind of day learns its time from, within --weekly (default \(AnalysisConfiguration().eventDays); 0: the window's days only)."
+  )
   /// `--format csv|jsonl` of `--log` files (`backtest` too).
   static let format = CommonOptions.eventFormat.describing(
     "The format of --log files (default: from the extension).")
@@ -43,7 +51,8 @@ enum AnalyzeCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.arguments.value(Self.days) ?? 7
     let analyzer = RoutineAnalyzer(
-      weeklyDays: try context.arguments.value(weekly) ?? AnalysisConfiguration().weeklyDays)
+      weeklyDays: try context.arguments.value(weekly) ?? AnalysisConfiguration().weeklyDays,
+      eventDays: try context.arguments.value(eventDays) ?? AnalysisConfiguration().eventDays)
     let now = try context.requireNow()
     let files = try context.arguments.values(Self.log)
     guard !files.isEmpty else {

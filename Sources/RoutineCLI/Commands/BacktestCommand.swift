@@ -18,7 +18,8 @@ enum BacktestCommand: Command {
       than --days (0, say) learns none.
       """,
     options: [
-      log.spec, days.spec, AnalyzeCommand.weekly.spec, threshold.spec,
+      log.spec, days.spec, AnalyzeCommand.weekly.spec, AnalyzeCommand.eventDays.spec,
+      threshold.spec,
       AnalyzeCommand.format.spec, AnalyzeCommand.skipInvalid, AnalyzeCommand.assumeZone.spec,
     ],
     globals: ["store", "json"])
@@ -65,8 +66,10 @@ enum BacktestCommand: Command {
       for path in summary.emptyFiles { context.warn("\(displayName(path)) holds no events") }
       log.sort()
     }
-    let result = Backtest(analyzer: RoutineAnalyzer(weeklyDays: weekly), threshold: threshold).run(
-      log, windowDays: days)
+    let eventDays =
+      try context.arguments.value(AnalyzeCommand.eventDays) ?? AnalysisConfiguration().eventDays
+    let analyzer = RoutineAnalyzer(weeklyDays: weekly, eventDays: eventDays)
+    let result = Backtest(analyzer: analyzer, threshold: threshold).run(log, windowDays: days)
     if result.days == 0, result.daysSkipped == 0, let range = log.dateRange {
       let span = range.upperBound.daysSince1970 - range.lowerBound.daysSince1970 + 1
       context.warn(

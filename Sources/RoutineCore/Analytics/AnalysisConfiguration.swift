@@ -55,6 +55,13 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   /// would leave a Sunday routine with one Sunday's evidence; three weeks keep the last one
   /// weighing most.
   public var weeklyHalfLifeDays: Double? = 21
+  /// How many days with the event each kind of day learns its time from: the window's days,
+  /// and before them (back to the ``weeklyDays`` horizon) as many more as it takes to reach
+  /// this many days of the kind of day with the event. Rest days and logging gaps then do not
+  /// starve a routine (a workout three days a week shows three times in a week's window). The
+  /// confidence still counts every observed day of the kind in the span those days cover. 0
+  /// learns from the window's days only.
+  public var eventDays: Int = 20
   /// Event kinds whose time between them is a usual duration (the commute).
   public var pairs: [EventPair] = EventPair.builtIn
 

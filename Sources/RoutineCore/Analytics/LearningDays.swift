@@ -7,6 +7,10 @@ struct LearningDays: Sendable {
   let first: Int
   /// How many days.
   let count: Int
+  /// The index of the window's first day: the days before it are the lookback, read for the
+  /// split of the week and for the last days with events (see
+  /// ``AnalysisConfiguration/eventDays``); clusters come from the window.
+  let windowStart: Int
   /// Whether the user was logging that day (see ``ObservedDays``).
   let isObserved: [Bool]
   /// `1 << weekday` (1 = Sunday ... 7 = Saturday) per day, to test against
@@ -18,7 +22,7 @@ struct LearningDays: Sendable {
   private let observedPerWeekday: [Int]
   private let weightPerWeekday: [Double]
 
-  init(_ observed: ObservedDays, halfLife: Double?) {
+  init(_ observed: ObservedDays, halfLife: Double?, windowStart: Int = 0) {
     let range = observed.range
     let first = range.lowerBound.daysSince1970
     let count = range.upperBound.daysSince1970 - first + 1
@@ -26,6 +30,7 @@ struct LearningDays: Sendable {
     let weekdays = (0..<count).map { LocalDate(daysSince1970: first + $0).weekday }
     self.first = first
     self.count = count
+    self.windowStart = min(max(windowStart, 0), count - 1)
     self.isObserved = isObserved
     weekdayBits = weekdays.map { UInt8(1) << $0 }
     // Age counts from the newest observed day: a log that stopped a while ago still has recent
@@ -68,5 +73,17 @@ struct LearningDays: Sendable {
   /// Observed days of `dayKind`.
   func observedCount(of dayKind: DayKind) -> Int {
     dayKind.weekdays.reduce(0) { $0 + observedPerWeekday[$1] }
+  }
+
+  /// The observed days of `dayKind` from day index `start` on, and their summed weights.
+  func observed(of dayKind: DayKind, from start: Int) -> (count: Int, weight: Double) {
+    guard start > 0 else { return (observedCount(of: dayKind), totalWeight(of: dayKind)) }
+    var count = 0
+    var weight = 0.0
+    for index in start..<self.count where isObserved[index] && isDay(index, of: dayKind) {
+      count += 1
+      weight += weights[index]
+    }
+    return (count, weight)
   }
 }

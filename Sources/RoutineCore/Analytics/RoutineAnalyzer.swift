@@ -12,10 +12,12 @@ public struct RoutineAnalyzer: Sendable {
   }
 
   /// An analyzer with the documented defaults, learning routines of some days of the week from
-  /// `weeklyDays` days (see ``AnalysisConfiguration/weeklyDays``).
-  public init(weeklyDays: Int) {
+  /// `weeklyDays` days (see ``AnalysisConfiguration/weeklyDays``) and each kind of day's time
+  /// from its last `eventDays` days with the event (see ``AnalysisConfiguration/eventDays``).
+  public init(weeklyDays: Int, eventDays: Int = AnalysisConfiguration().eventDays) {
     var configuration = AnalysisConfiguration()
     configuration.weeklyDays = weeklyDays
+    configuration.eventDays = eventDays
     self.init(configuration: configuration)
   }
 
@@ -24,19 +26,36 @@ public struct RoutineAnalyzer: Sendable {
   /// routines of some days of the week.
   public func daysRead(for window: AnalysisWindow) -> ClosedRange<LocalDate> {
     let record = usesTrackRecord(windowDays: window.days) ? configuration.trackRecordDays : 0
-    let horizon = learnsWeekly(windowDays: window.days) ? configuration.weeklyDays : 0
-    return min(
-      window.firstDay.adding(days: -record), window.today.adding(days: -horizon))...window
+    // Each day of the record learns from its own lookback.
+    return window.today.adding(
+      days: -record - lookbackDays(windowDays: window.days))...window
       .today
+  }
+
+  /// How many days before a day its daily routines read: the horizon when routines of some
+  /// days are learned (the split of the week and the last days with events come from it),
+  /// else the window.
+  func lookbackDays(windowDays: Int) -> Int {
+    learnsWeekly(windowDays: windowDays) ? configuration.weeklyDays : windowDays
+  }
+
+  /// The learning days of the window `window`: its days, after the lookback before them.
+  func learningDays(in log: EventLog, window: ClosedRange<LocalDate>) -> LearningDays {
+    let length = window.upperBound.daysSince1970 - window.lowerBound.daysSince1970 + 1
+    let start = window.upperBound.adding(days: 1 - lookbackDays(windowDays: length))
+    let first = min(start, window.lowerBound)
+    return LearningDays(
+      ObservedDays(log, range: first...window.upperBound),
+      halfLife: configuration.recencyHalfLifeDays,
+      windowStart: window.lowerBound.daysSince1970 - first.daysSince1970)
   }
 
   /// Routines, outliers and durations in `window`.
   public func analyze(_ log: EventLog, window: AnalysisWindow) -> RoutineAnalysis {
     let learning = window.learningDays
-    let days = LearningDays(
-      ObservedDays(log, range: learning), halfLife: configuration.recencyHalfLifeDays)
+    let days = learningDays(in: log, window: learning)
     let horizon = horizonDays(in: log, before: window.today, windowDays: window.days)
-    let earliest = min(learning.lowerBound, horizon?.range.lowerBound ?? learning.lowerBound)
+    let earliest = min(days.range.lowerBound, horizon?.range.lowerBound ?? learning.lowerBound)
     // Kinds are independent: learn them on all cores, collect them in kind order.
     let learner = RoutineLearner(configuration: configuration)
     let perKind = parallelMap(log.kinds.count) { index in
@@ -126,12 +145,11 @@ public struct RoutineAnalyzer: Sendable {
     var settings = configuration
     if !confidences { settings.leaveOneOutLimit = 0 }
     let learner = RoutineLearner(configuration: settings)
-    let learning = LearningDays(
-      ObservedDays(log, range: days), halfLife: configuration.recencyHalfLifeDays)
+    let learning = learningDays(in: log, window: days)
     return (kinds ?? Array(log.kinds.indices)).flatMap { index in
       learner.routines(
-        of: log.kinds[index], times: KindTimes(log.times[index], near: days, notAfter: nil),
-        days: learning)
+        of: log.kinds[index],
+        times: KindTimes(log.times[index], near: learning.range, notAfter: nil), days: learning)
     }
   }
 

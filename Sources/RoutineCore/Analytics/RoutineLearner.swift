@@ -131,7 +131,8 @@ struct RoutineLearner: Sendable {
   /// The clusters of the kind's times of day on `days`, their events placed.
   private func placedClusters(of times: KindTimes, days: LearningDays) -> [PlacedCluster] {
     var histogram = [Double](repeating: 0, count: TimeOfDayClusters.minutesPerDay)
-    let first = Int32(days.first)
+    // The slots are the window's: the lookback before it only adds days to known slots.
+    let first = Int32(days.first + days.windowStart)
     let last = Int32(days.first + days.count - 1)
     for index in 0..<times.count where times.days[index] >= first && times.days[index] <= last {
       histogram[Int(times.seconds[index]) / 60] += 1
@@ -319,8 +320,10 @@ struct RoutineLearner: Sendable {
     _ dayKind: DayKind, _ members: Members, _ cluster: TimeOfDayClusters.Cluster,
     _ days: LearningDays, groupedAround center: TimeOfDay, sameDate: Bool = false
   ) -> Candidate? {
-    // The runs (days) of this kind of day.
-    let runs = (0..<members.runCount).filter { days.isDay(members.day(ofRun: $0), of: dayKind) }
+    // The runs (days) of this kind of day, from the first of its last days with the event.
+    let ofKind = (0..<members.runCount).filter { days.isDay(members.day(ofRun: $0), of: dayKind) }
+    let spanStart = self.spanStart(of: ofKind, members, days)
+    let runs = ofKind.filter { members.day(ofRun: $0) >= spanStart }
     guard !runs.isEmpty else { return nil }
 
     // The hot loops read the member arrays through buffer pointers: no bounds checks, no
@@ -332,7 +335,7 @@ struct RoutineLearner: Sendable {
             learn(
               dayKind, members, runs, positions: positions, inCluster: inClusterFlags,
               runStarts: runStarts, dayWeights: dayWeights, cluster, days, center: center,
-              sameDate: sameDate)
+              sameDate: sameDate, spanStart: spanStart)
           }
         }
       }
@@ -344,7 +347,7 @@ struct RoutineLearner: Sendable {
     positions: UnsafeBufferPointer<Int32>, inCluster inClusterFlags: UnsafeBufferPointer<Bool>,
     runStarts: UnsafeBufferPointer<Int>, dayWeights: UnsafeBufferPointer<Double>,
     _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay,
-    sameDate: Bool
+    sameDate: Bool, spanStart: Int
   ) -> Candidate? {
     let tolerance = configuration.toleranceSeconds
     let dayOfRun = { (run: Int) in members.day(ofRun: run) }
@@ -427,7 +430,8 @@ struct RoutineLearner: Sendable {
     }
 
     let base = center.secondsSinceMidnight - 43_200
-    let observed = days.observedCount(of: dayKind)
+    // Every observed day of the kind in the span counts, with the event or without.
+    let (observed, observedWeight) = days.observed(of: dayKind, from: spanStart)
     // The peak is a whole minute; the events it stands for may all lie later in that minute or
     // earlier in the next. The suggestion must lie within the range the reasoning states.
     var suggested = hitsInSample == 0 ? position : min(max(position, earliest), latest)
@@ -439,11 +443,27 @@ struct RoutineLearner: Sendable {
       hitsInSample: hitsInSample,
       eventsPerDay: Double(count) / Double(max(observed, 1)),
       weightedHits: weightedHits,
-      weightedDays: days.totalWeight(of: dayKind),
+      weightedDays: observedWeight,
       occurrences: occurrencesNear,
       earliest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : earliest)),
       latest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : latest)),
       spreadSeconds: 1.4826 * 60 * medianMinute(deviationMinutes, count: runs.count))
+  }
+
+  /// The first learning day a kind of day learns from: the window's first day, or earlier, the
+  /// first of its last ``AnalysisConfiguration/eventDays`` days with an event in the cluster
+  /// (`runs` are the kind of day's runs, oldest first); the whole lookback when it has fewer.
+  private func spanStart(of runs: [Int], _ members: Members, _ days: LearningDays) -> Int {
+    let wanted = configuration.eventDays
+    guard wanted > 0, days.windowStart > 0 else { return days.windowStart }
+    var found = 0
+    for run in runs.reversed() {
+      let events = members.runs[run]..<members.runs[run + 1]
+      guard events.contains(where: { members.inCluster[$0] }) else { continue }
+      found += 1
+      if found == wanted { return min(members.day(ofRun: run), days.windowStart) }
+    }
+    return 0
   }
 
   /// Whether the evidence is enough to claim a routine: enough days, and more hits than events
