@@ -102,7 +102,7 @@ private struct BaselineSample {
   }
 
   func clusters() -> [Routine] {
-    Self.clusters(of: seconds, gap: Baseline.clusterGapSeconds).compactMap { members in
+    BaselineClusters.split(seconds, gap: Baseline.clusterGapSeconds).compactMap { members in
       guard members.count >= Baseline.clusterMinimumEvents,
         let (time, length) = Self.circularMean(members.map { seconds[$0] })
       else { return nil }
@@ -163,9 +163,17 @@ private struct BaselineSample {
     return (-2 * log(length)).squareRoot() / (2 * Double.pi) * 86_400
   }
 
+  static func twoPlaces(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+  }
+}
+
+/// Times of day split into clusters at wide gaps, round the clock.
+enum BaselineClusters {
   /// The indexes of `seconds` grouped into runs round the clock whose consecutive times are at
   /// most `gap` apart; one group when no gap round the clock is wider.
-  static func clusters(of seconds: [Int], gap: Int) -> [[Int]] {
+  static func split(_ seconds: [Int], gap: Int) -> [[Int]] {
     let order = seconds.indices.sorted { (seconds[$0], $0) < (seconds[$1], $1) }
     guard !order.isEmpty else { return [] }
     // Where a new cluster starts: after each gap wider than `gap`, the wrap past midnight
@@ -182,8 +190,4 @@ private struct BaselineSample {
     return zip(cuts, cuts.dropFirst()).map { Array(rotated[$0..<$1]) }
   }
 
-  static func twoPlaces(_ value: Double) -> String {
-    let hundredths = Int((value * 100).rounded())
-    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
-  }
 }
