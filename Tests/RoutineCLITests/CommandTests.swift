@@ -399,3 +399,58 @@ struct ErrorReportTests {
         atPath: sandbox.directory.appendingPathComponent("xdg/routine/routine.db").path))
   }
 }
+
+struct BacktestBaselineCommandTests {
+  func sampleLog(_ sandbox: Sandbox) -> String {
+    sandbox.file(
+      "sample.csv", sandbox.run("sample", "--days", "35", "--seed", "4", "--kinds", "3").stdout)
+  }
+
+  @Test func anUnknownBaselineIsRefusedWithTheNames() {
+    let sandbox = Sandbox()
+    let result = sandbox.run("backtest", "--log", sampleLog(sandbox), "--baseline", "nope")
+    #expect(result.status == 64)
+    #expect(
+      result.stderr.contains(
+        "expected mean, circular, circular-split, clusters, clusters-split or all, found 'nope'"))
+  }
+
+  @Test func theCurveIsAnArrayInJSONAndATableInText() throws {
+    let sandbox = Sandbox()
+    let path = sampleLog(sandbox)
+    let plain = sandbox.run("backtest", "--log", path, "--json").json
+    #expect(plain["curve"] == nil && plain["method"] == nil && plain["meanPrecision"] == nil)
+    let json = sandbox.run("backtest", "--log", path, "--curve", "--json").json
+    let curve = try #require(json["curve"] as? [[String: Any]])
+    #expect(!curve.isEmpty)
+    #expect(curve.first?["recall"] as? Double == 0.05)
+    for key in ["precision", "minConfidence", "reminders", "hits", "reachedRecall"] {
+      #expect(curve.first?[key] != nil, "\(key)")
+    }
+    #expect(json["meanPrecision"] as? Double != nil)
+    #expect(json["precision"] as? Double == plain["precision"] as? Double)
+    let text = sandbox.run("backtest", "--log", path, "--curve").stdout
+    #expect(text.contains("  recall  precision  min confidence  reminders\n    0.05  "))
+  }
+
+  @Test func oneBaselineOrAllOfThemBesideTheLearner() throws {
+    let sandbox = Sandbox()
+    let path = sampleLog(sandbox)
+    let one = sandbox.run("backtest", "--log", path, "--baseline", "Clusters-Split", "--json")
+    #expect(one.status == 0)
+    #expect(one.json["method"] as? String == "clusters-split")
+    #expect(one.json["weeklyDays"] as? Int == 0)
+    let all = sandbox.run("backtest", "--log", path, "--baseline", "all", "--json")
+    let rows = try #require(
+      JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])
+    #expect(
+      rows.map { $0["method"] as? String } == [
+        "learner", "mean", "circular", "circular-split", "clusters", "clusters-split",
+      ])
+    let text = sandbox.run("backtest", "--log", path, "--baseline", "all", "--curve").stdout
+    #expect(
+      text.contains("  method          reminders  precision  recall  Brier    ECE  mean P@R\n"))
+    #expect(text.contains("\n  circular-split  "))
+    #expect(text.contains("\nclusters:\n"))
+  }
+}

@@ -1,7 +1,23 @@
 import RoutineCore
 import RoutineStore
 
-/// `routine backtest [--log FILE]... [--days N] [--weekly N] [--threshold P]`
+/// What `--baseline` names: one of the core's simple methods, or all of them beside the learner.
+enum BaselineChoice: String, CaseIterable {
+  case mean, circular
+  case circularSplit = "circular-split"
+  case clusters
+  case clustersSplit = "clusters-split"
+  case all
+
+  /// The methods to run: `nil` stands for the learner.
+  var methods: [Baseline?] {
+    guard let baseline = Baseline(rawValue: rawValue) else { return [nil] + Baseline.allCases }
+    return [baseline]
+  }
+}
+
+/// `routine backtest [--log FILE]... [--days N] [--weekly N] [--threshold P] [--baseline NAME]
+/// [--curve]`
 enum BacktestCommand: Command {
   static let spec = CommandSpec(
     name: "backtest",
@@ -16,10 +32,18 @@ enum BacktestCommand: Command {
       each bin was right, and the expected calibration error the count-weighted mean gap.
       Routines of some weekdays are learned from the --weekly days before D; a horizon no longer
       than --days (0, say) learns none.
+
+      --baseline runs a simple method on the same walk instead of the learner: mean (arithmetic
+      mean, share of events within 30 minutes), circular (circular mean, resultant length times
+      the share of days with an event), clusters (each cluster of at least 3 times split at gaps
+      over 90 minutes, share of days within 30 minutes of its mean), and circular-split and
+      clusters-split for weekdays and weekends apart; all prints one row per method beside the
+      learner's. --curve adds the interpolated precision at recall 0.05, 0.10, ... and its mean
+      over recall 0.1 to 0.5 (docs/analytics.md).
       """,
     options: [
       log.spec, days.spec, AnalyzeCommand.weekly.spec, AnalyzeCommand.eventDays.spec,
-      threshold.spec,
+      threshold.spec, baseline.spec, curve,
       AnalyzeCommand.format.spec, AnalyzeCommand.skipInvalid, AnalyzeCommand.assumeZone.spec,
     ],
     globals: ["store", "json"])
@@ -36,6 +60,14 @@ enum BacktestCommand: Command {
     ValueType(placeholder: "P", expected: "a number from 0 up to 1") { text in
       Double(text).flatMap { $0 >= 0 && $0 < 1 ? $0 : nil }
     }, "Confidence above which a routine becomes a reminder (default 0.6).")
+
+  /// `--baseline NAME`.
+  static let baseline = Option(
+    "baseline", ValueType<BaselineChoice>.oneOf(placeholder: "NAME"),
+    "A simple method to backtest instead of the learner, or all of them beside it.")
+  /// `--curve`.
+  static let curve = OptionSpec.flag(
+    "curve", "Add the precision at each level of recall and its mean over 0.1 to 0.5.")
 
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.arguments.value(Self.days) ?? 7
@@ -68,24 +100,38 @@ enum BacktestCommand: Command {
     }
     let eventDays =
       try context.arguments.value(AnalyzeCommand.eventDays) ?? AnalysisConfiguration().eventDays
+    let choice = try context.arguments.value(Self.baseline)
+    let showsCurve = context.arguments.flag(Self.curve)
     let analyzer = RoutineAnalyzer(weeklyDays: weekly, eventDays: eventDays)
-    let result = Backtest(analyzer: analyzer, threshold: threshold).run(log, windowDays: days)
+    let runs = (choice?.methods ?? [nil]).map { method in
+      (
+        method: method,
+        result: Backtest(analyzer: analyzer, threshold: threshold, baseline: method).run(
+          log, windowDays: days)
+      )
+    }
+    let result = runs[0].result
     if result.days == 0, result.daysSkipped == 0, let range = log.dateRange {
       let span = range.upperBound.daysSince1970 - range.lowerBound.daysSince1970 + 1
       context.warn(
         "the log spans \(counted(span, "day")); a backtest learns from the first \(counted(days, "day")) "
           + "and needs days after them: try a smaller --days")
     }
+    // Baselines learn no routines of some weekdays.
+    func weeklyDays(_ method: Baseline?) -> Int { method == nil && weekly > days ? weekly : 0 }
     if context.isJSON {
-      context.output.line(
-        json(result, threshold: threshold, weeklyDays: weekly > days ? weekly : 0).serialized())
-    } else {
-      func number(_ value: Double?) -> String {
-        guard let value else { return "n/a" }
-        return decimal(value, places: 3)
+      let objects = runs.map { run in
+        json(
+          run.result, threshold: threshold, weeklyDays: weeklyDays(run.method),
+          method: choice == nil ? nil : run.method?.rawValue ?? "learner", curve: showsCurve)
       }
+      context.output.line((choice == .all ? JSON.array(objects) : objects[0]).serialized())
+    } else if choice == .all {
+      table(runs, days: days, weekly: weekly, curve: showsCurve, context: context)
+    } else {
+      let method = runs[0].method.map { " of the \($0.rawValue) baseline" } ?? ""
       context.output.line(
-        "Backtest with \(days)-day windows\(weekly > days ? " (\(weekly) days for some weekdays)" : "") over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
+        "Backtest\(method) with \(days)-day windows\(weeklyDays(runs[0].method) > 0 ? " (\(weekly) days for some weekdays)" : "") over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
       )
       context.output.line(
         "  \(counted(result.reminders, "reminder")), \(counted(result.hits, "hit")): precision \(number(result.precision))"
@@ -112,8 +158,66 @@ enum BacktestCommand: Command {
               + "\(rightAligned(decimal(bin.hitRate, places: 3), to: 8))")
         }
       }
+      if showsCurve { curveTable(result.curve, context: context) }
     }
     return .ok
+  }
+
+  /// A number with three decimals, or "n/a".
+  private static func number(_ value: Double?) -> String {
+    guard let value else { return "n/a" }
+    return decimal(value, places: 3)
+  }
+
+  /// `--baseline all`: one row per method, the learner's first; with `--curve`, each method's
+  /// curve after the table.
+  private static func table(
+    _ runs: [(method: Baseline?, result: BacktestResult)], days: Int, weekly: Int, curve: Bool,
+    context: Context
+  ) {
+    let first = runs[0].result
+    context.output.line(
+      "Backtest with \(days)-day windows\(weekly > days ? " (\(weekly) days for some weekdays, learner only)" : "") over \(counted(first.days, "day")) (\(counted(first.daysSkipped, "day")) in logging gaps skipped):"
+    )
+    context.output.line("")
+    context.output.line(
+      "  method          reminders  precision  recall  Brier    ECE" + (curve ? "  mean P@R" : ""))
+    for run in runs {
+      let result = run.result
+      let cells = [
+        rightAligned(String(result.reminders), to: 9),
+        rightAligned(number(result.precision), to: 9),
+        rightAligned(number(result.recall), to: 6), rightAligned(number(result.brier), to: 5),
+        rightAligned(number(result.calibrationError), to: 5),
+      ]
+      context.output.line(
+        "  \(HelpFormatter.padded(run.method?.rawValue ?? "learner", to: 14))  "
+          + cells.joined(separator: "  ")
+          + (curve ? "  " + rightAligned(number(result.curve.meanPrecision), to: 8) : ""))
+    }
+    guard curve else { return }
+    for run in runs {
+      context.output.line("")
+      context.output.line("\(run.method?.rawValue ?? "learner"):")
+      curveTable(run.result.curve, context: context)
+    }
+  }
+
+  /// The interpolated precision at each level of recall, and its mean over 0.1 to 0.5.
+  private static func curveTable(_ curve: PrecisionCurve, context: Context) {
+    context.output.line("")
+    context.output.line(
+      "  Precision at recall (the best of any threshold reaching it); mean over recall 0.1-0.5: "
+        + number(curve.meanPrecision))
+    guard !curve.points.isEmpty else { return }
+    context.output.line("  recall  precision  min confidence  reminders")
+    for point in curve.points {
+      context.output.line(
+        "  \(rightAligned(decimal(point.recall, places: 2), to: 6))  "
+          + "\(rightAligned(decimal(point.precision, places: 3), to: 9))  "
+          + "\(rightAligned(decimal(point.minConfidence, places: 3), to: 14))  "
+          + "\(rightAligned(String(point.reminders), to: 9))")
+    }
   }
 
   /// `value` with exactly `places` decimals (0.700, not 0.7): columns of numbers line up.
@@ -131,8 +235,13 @@ enum BacktestCommand: Command {
   }
 
   /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
-  static func json(_ result: BacktestResult, threshold: Double, weeklyDays: Int) -> JSON {
-    .object([
+  /// `method` names the method (with `--baseline`); `curve` adds the curve and its mean.
+  static func json(
+    _ result: BacktestResult, threshold: Double, weeklyDays: Int, method: String? = nil,
+    curve: Bool = false
+  ) -> JSON {
+    var fields: [(String, JSON)] = method.map { [("method", .string($0))] } ?? []
+    fields += [
       ("precision", .rounded(result.precision, places: 4)),
       ("recall", .rounded(result.recall, places: 4)),
       ("brier", .rounded(result.brier, places: 4)),
@@ -160,6 +269,26 @@ enum BacktestCommand: Command {
             ])
           })
       ),
-    ])
+    ]
+    if curve {
+      fields += [
+        ("meanPrecision", .rounded(result.curve.meanPrecision, places: 4)),
+        (
+          "curve",
+          .array(
+            result.curve.points.map { point in
+              .object([
+                ("recall", .rounded(point.recall, places: 2)),
+                ("precision", .rounded(point.precision, places: 4)),
+                ("minConfidence", .rounded(point.minConfidence, places: 4)),
+                ("reminders", .integer(point.reminders)),
+                ("hits", .integer(point.hits)),
+                ("reachedRecall", .rounded(point.reachedRecall, places: 4)),
+              ])
+            })
+        ),
+      ]
+    }
+    return .object(fields)
   }
 }

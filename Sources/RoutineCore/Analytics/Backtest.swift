@@ -29,6 +29,9 @@ public struct BacktestResult: Sendable, Hashable {
   /// The expected calibration error: the mean, weighted by count, of each bin's distance
   /// between mean confidence and hit rate; `nil` without predictions. 0 is calibrated.
   public var calibrationError: Double?
+  /// Interpolated precision at each level of recall, over every prediction (see
+  /// ``PrecisionCurve``).
+  public var curve = PrecisionCurve([], eventDays: 0)
 }
 
 /// The predictions whose confidence fell in one tenth of the scale.
@@ -79,11 +82,18 @@ public struct Backtest: Sendable {
   public var analyzer: RoutineAnalyzer
   /// Routines with confidence above this become reminders (0.6 in the original design).
   public var threshold: Double
+  /// A simple method that forecasts instead of the analyzer, on the same walk; `nil` for the
+  /// analyzer. The analyzer's tolerance still decides what is a hit.
+  public var baseline: Baseline?
 
-  /// A backtest of `analyzer` at `threshold`.
-  public init(analyzer: RoutineAnalyzer = RoutineAnalyzer(), threshold: Double = 0.6) {
+  /// A backtest of `analyzer` (or `baseline`, when given) at `threshold`.
+  public init(
+    analyzer: RoutineAnalyzer = RoutineAnalyzer(), threshold: Double = 0.6,
+    baseline: Baseline? = nil
+  ) {
     self.analyzer = analyzer
     self.threshold = threshold
+    self.baseline = baseline
   }
 
   /// Runs the backtest over `log` with learning windows of `windowDays` days.
@@ -123,15 +133,11 @@ public struct Backtest: Sendable {
     var hitDays = Set<Int64>()
     var squaredError = 0.0
     var outcomes: [(confidence: Double, hit: Bool)] = []
+    var curvePredictions: [CurvePrediction] = []
 
     var rawByDay: [LocalDate: [Routine]] = [:]
-    var day = evaluated.lowerBound
-    while day <= evaluated.upperBound {
-      guard logged.contains(day) else {
-        result.daysSkipped += 1
-        day = day.adding(days: 1)
-        continue
-      }
+    /// What the analyzer forecasts for `day`.
+    func analyzed(_ day: LocalDate) -> [Routine] {
       // Each day's routines are learned once: the track record of later days reads them again.
       func raw(_ date: LocalDate) -> [Routine] {
         if let known = rawByDay[date] { return known }
@@ -150,6 +156,21 @@ public struct Backtest: Sendable {
       rawByDay = rawByDay.filter {
         $0.key.daysSince1970 > day.daysSince1970 - analyzer.configuration.trackRecordDays
       }
+      return learned
+    }
+    var day = evaluated.lowerBound
+    while day <= evaluated.upperBound {
+      guard logged.contains(day) else {
+        result.daysSkipped += 1
+        day = day.adding(days: 1)
+        continue
+      }
+      let learned =
+        baseline.map {
+          $0.routines(
+            in: log, days: day.adding(days: -windowDays)...day.adding(days: -1),
+            toleranceSeconds: analyzer.configuration.toleranceSeconds)
+        } ?? analyzed(day)
       var byKind: [Int: [Routine]] = [:]
       for routine in learned where routine.dayKind.contains(day) {
         byKind[log.index(ofKey: routine.kind.key)!, default: []].append(routine)
@@ -163,6 +184,11 @@ public struct Backtest: Sendable {
           let outcome = event == nil ? 0.0 : 1.0
           squaredError += (routine.confidence - outcome) * (routine.confidence - outcome)
           outcomes.append((routine.confidence, event != nil))
+          let eventDay = event.map { Int64(kindDay(list[$0], kind: kind)) << 20 | Int64(kind) }
+          curvePredictions.append(
+            CurvePrediction(
+              confidence: routine.confidence, isHit: event != nil,
+              eventDay: eventDay.flatMap { eventDays.contains($0) ? $0 : nil }))
         }
         result.predictions += routines.count
 
@@ -187,6 +213,7 @@ public struct Backtest: Sendable {
     }
     if result.predictions > 0 { result.brier = squaredError / Double(result.predictions) }
     (result.reliability, result.calibrationError) = ReliabilityBin.bins(outcomes)
+    result.curve = PrecisionCurve(curvePredictions, eventDays: result.eventDays)
     return result
   }
 
