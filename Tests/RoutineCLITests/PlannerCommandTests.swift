@@ -47,7 +47,7 @@ struct PlannerCommandTests {
       })
     let trigger = try #require(wake["trigger"] as? [String: Any])
     #expect(trigger["hour"] as? Int == 6)
-    #expect(trigger["minute"] as? Int == 36)
+    #expect(trigger["minute"] as? Int == 37)
   }
 
   @Test func pendingHasTheDocumentedShapeAndOrder() throws {
@@ -63,14 +63,15 @@ struct PlannerCommandTests {
     #expect(trigger["type"] as? String == "calendar")
     #expect(trigger["weekday"] as? Int == 2)
     #expect(trigger["repeats"] as? Bool == true)
-    #expect(wake["nextFire"] as? String == "2026-04-27T06:41:00+02:00")
+    #expect(wake["nextFire"] as? String == "2026-04-27T06:42:00+02:00")
     let metadata = try #require(wake["metadata"] as? [String: Any])
     #expect(metadata["event"] as? String == "Wake Up")
-    #expect(metadata["suggestedTime"] as? String == "06:46")
+    #expect(metadata["suggestedTime"] as? String == "06:47")
     let fires = requests.compactMap { $0["nextFire"] as? String }
     #expect(fires == fires.sorted())
-    // Lunch on weekdays comes first in the day, so the daily dinner is the kind's second slot.
-    let daily = try #require(requests.first { $0["id"] as? String == "routine_Meal-2" })
+    // Breakfast and lunch on weekdays come first in the day, so the daily dinner is the kind's
+    // third slot.
+    let daily = try #require(requests.first { $0["id"] as? String == "routine_Meal-3" })
     #expect((daily["trigger"] as? [String: Any])?["weekday"] == nil)
     #expect(requests.contains { $0["id"] as? String == "routine_Meal-weekday-2" })
   }
@@ -118,7 +119,7 @@ struct PlannerCommandTests {
     #expect(result.stderr.contains("--tz Asia/Kolkata ignored: the settings say America/New_York"))
     let requests = try #require(result.json["requests"] as? [[String: Any]])
     let wake = try #require(requests.first { $0["id"] as? String == "routine_WakeUp-weekday-2" })
-    #expect((wake["nextFire"] as? String)?.hasSuffix("T06:41:00-04:00") == true)
+    #expect((wake["nextFire"] as? String)?.hasSuffix("T06:42:00-04:00") == true)
   }
 
   @Test func settingsShowChangeAndValidate() throws {

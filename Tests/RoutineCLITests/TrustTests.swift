@@ -97,7 +97,7 @@ struct ZoneAndLocaleTests {
     #expect(sandbox.run("settings", "--json").json["locale"] as? String == "en_US")
     #expect(try sandbox.runBinary("plan").status == 0)
     let before = sandbox.run("pending", "--json").stdout
-    #expect(before.contains("Waking at 6:46 AM keeps you on schedule."))
+    #expect(before.contains("Waking at 6:47 AM keeps you on schedule."))
     // A nightly cron job under another locale changes nothing.
     sandbox.variables["LANG"] = "de_DE.UTF-8"
     let replan = try sandbox.runBinary("plan", "--json")
@@ -108,7 +108,7 @@ struct ZoneAndLocaleTests {
     // The setting changes it.
     #expect(sandbox.run("settings", "--locale", "de_DE").status == 0)
     #expect(sandbox.run("plan").status == 0)
-    #expect(sandbox.run("pending", "--json").stdout.contains("Waking at 06:46 keeps"))
+    #expect(sandbox.run("pending", "--json").stdout.contains("Waking at 06:47 keeps"))
   }
 
   @Test func withoutAnyLocaleTheClockIs24Hours() throws {

@@ -391,6 +391,9 @@ struct CalibrationTests {
     }
     var configuration = AnalysisConfiguration()
     configuration.trackRecordDays = trackRecordDays
+    // About the record alone: with the last days with events, "alone" would already learn from
+    // the four weeks the record holds.
+    configuration.eventDays = 0
     let analysis = RoutineAnalyzer(configuration: configuration).analyze(
       builder.log, window: window(now: "2026-04-27T05:00:00+02:00", days: 7))
     return try #require(analysis.routines.first { $0.kind.name == "Wake Up" }).confidence
@@ -415,6 +418,9 @@ struct CalibrationTests {
     func confidence(_ trackRecordDays: Int) throws -> Double {
       var configuration = AnalysisConfiguration()
       configuration.trackRecordDays = trackRecordDays
+      // About the record alone: with the last days with events, "alone" would already learn
+      // from the moving weeks the record holds.
+      configuration.eventDays = 0
       let analysis = RoutineAnalyzer(configuration: configuration).analyze(
         builder.log, window: window(now: "2026-04-27T05:00:00+02:00", days: 7))
       return try #require(analysis.routines.first { $0.kind.name == "Wake Up" }).confidence
@@ -427,9 +433,10 @@ struct CalibrationTests {
 
   @Test func theAnalysisReadsTheRecordDaysBeforeTheWindowAndTheWeekdaySetHorizon() {
     let week = window(now: "2026-04-27T05:00:00+02:00", days: 7)
-    // The six-week horizon of weekday sets reaches further back than the window and its record.
+    // Each day of the four-week record learns from its own six-week lookback (the horizon of
+    // weekday sets, the split of the week and the last days with events).
     let days = RoutineAnalyzer().daysRead(for: week)
-    #expect(days.lowerBound == date(2026, 4, 27).adding(days: -42))
+    #expect(days.lowerBound == date(2026, 4, 27).adding(days: -28 - 42))
     #expect(days.upperBound == date(2026, 4, 27))
     let withoutSets = RoutineAnalyzer(weeklyDays: 0).daysRead(for: week)
     #expect(withoutSets.lowerBound == date(2026, 4, 20).adding(days: -28))

@@ -127,10 +127,19 @@ struct WeekdaySetTests {
     let analysis = RoutineAnalyzer().analyze(builder.log, window: window(now: now, days: 7))
     let wake = analysis.routines.filter { $0.kind.name == "Wake Up" }
     #expect(wake.map(\.dayKind) == [.weekdays, .weekends])
-    // The weekday wake-up is the window's: five days of the last week.
-    #expect(wake.first?.daysObserved == 5)
+    // The weekday wake-up's slot is the window's; it learns from its last 20 weekdays with the
+    // event (four weeks), not from the window's five days alone.
+    #expect(wake.first?.daysObserved == 20)
     // The weekend one comes from the horizon, which the window could not learn.
     #expect(wake.last?.daysObserved == 12)
+    // With the window's days only, the weekday wake-up is still the window's.
+    var configuration = AnalysisConfiguration()
+    configuration.eventDays = 0
+    let windowDays = RoutineAnalyzer(configuration: configuration).analyze(
+      builder.log, window: window(now: now, days: 7)
+    ).routines.filter { $0.kind.name == "Wake Up" }
+    #expect(windowDays.map(\.dayKind) == [.weekdays, .weekends])
+    #expect(windowDays.first?.daysObserved == 5)
   }
 
   @Test func everyDayRoutinesStayEveryDayAndDailyTimesDoNotMakeASet() {
