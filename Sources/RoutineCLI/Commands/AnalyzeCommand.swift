@@ -2,7 +2,7 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// `routine analyze [--log FILE]... [--days N] [--weekly N]`
+/// `routine analyze [--log FILE]... [--days N] [--weekly N] [--event-days N]`
 enum AnalyzeCommand: Command {
   static let spec = CommandSpec(
     name: "analyze",
@@ -11,9 +11,10 @@ enum AnalyzeCommand: Command {
       Learns from the N whole days before today (your local date at --now), weighting recent days
       more; today's events are checked for outliers. Routines on some days of the week only (the
       gym on Monday, Wednesday and Friday; a weekend brunch) are learned from the longer --weekly
-      horizon; one no longer than --days (0, say) learns none. The split of the week comes from
-      that horizon too, and each kind of day learns its time from at least its last --event-days
-      days with the event within it. With --log, the files are analysed
+      horizon; one no longer than --days (0, say) learns none. Whether weekends differ is decided
+      over that horizon too, and each kind of day learns its time from the window and, going back
+      within the horizon, its last --event-days days with the event (20 by default); its
+      confidence still counts every logged day of that span. With --log, the files are analysed
       directly and no store is opened (batch mode). docs/analytics.md explains the method.
       """,
     options: [

@@ -31,7 +31,8 @@ enum BacktestCommand: Command {
       (any confidence) is binned by tenths of confidence: the reliability table shows how often
       each bin was right, and the expected calibration error the count-weighted mean gap.
       Routines of some weekdays are learned from the --weekly days before D; a horizon no longer
-      than --days (0, say) learns none.
+      than --days (0, say) learns none. Each kind of day learns its time from its last
+      --event-days days with the event within that horizon, as 'analyze' does.
 
       --baseline runs a simple method on the same walk instead of the learner: mean (arithmetic
       mean, share of events within 30 minutes), circular (circular mean, resultant length times
