@@ -298,7 +298,7 @@ public struct ArgumentParser: Sendable {
         let given = spec.oneOf.filter { result.options[$0] != nil }
         guard given.count == 1 else {
           let list = spec.oneOf.map { "--\($0)" }
-          let choices = list.dropLast().joined(separator: ", ") + " or " + list.last!
+          let choices = listed(list)
           throw UsageError(
             given.isEmpty
               ? "choose one of \(choices)"

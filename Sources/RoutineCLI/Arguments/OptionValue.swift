@@ -1,3 +1,5 @@
+import RoutineCore
+
 /// How the text typed for an option or argument becomes a value: its placeholder in help, what
 /// the error says is expected, the values it takes when they are few, and the reading itself.
 /// One declaration feeds parsing, validation, the error message, help, shell completion and the
@@ -66,6 +68,13 @@ extension ValueType where Value == String {
       expected: alsoNone ? "an IANA zone name or none" : "an IANA zone name",
       choices: alsoNone ? ["none"] : [], completes: .zone, isContextFree: false
     ) { $0 }
+  }
+}
+
+extension ValueType where Value == LocalDate {
+  /// A date `YYYY-MM-DD` (four-digit year), as every date option takes it.
+  static func calendarDate(_ placeholder: String = "DATE") -> Self {
+    ValueType(placeholder: placeholder, expected: "a date YYYY-MM-DD") { TimeArgument.date($0) }
   }
 }
 
@@ -147,9 +156,9 @@ extension ValueType where Value == Bool {
 }
 
 /// "a, b or c".
-func listed(_ words: [String], conjunction: String = "or") -> String {
+func listed(_ words: [String]) -> String {
   guard words.count > 1 else { return words.first ?? "" }
-  return words.dropLast().joined(separator: ", ") + " \(conjunction) " + words.last!
+  return words.dropLast().joined(separator: ", ") + " or " + words.last!
 }
 
 /// A declared option whose value is read as `Value`: the declaration (``spec``) goes into the

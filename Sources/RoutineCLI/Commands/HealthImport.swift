@@ -104,10 +104,3 @@ enum HealthImport {
     ])
   }
 }
-
-extension ValueType where Value == LocalDate {
-  /// A date `YYYY-MM-DD` (four-digit year), as every date option takes it.
-  static func calendarDate(_ placeholder: String = "DATE") -> Self {
-    ValueType(placeholder: placeholder, expected: "a date YYYY-MM-DD") { TimeArgument.date($0) }
-  }
-}

@@ -144,17 +144,7 @@ private struct BaselineSample {
   /// The circular mean of seconds of day and the resultant length (0...1), or `nil` when the
   /// times have no mean direction.
   static func circularMean(_ seconds: [Int]) -> (TimeOfDay, Double)? {
-    guard let time = TimeOfDay.circularMean(seconds.map { TimeOfDay(secondsSinceMidnight: $0) })
-    else { return nil }
-    var sumSin = 0.0
-    var sumCos = 0.0
-    for second in seconds {
-      let angle = Double(second) / 86_400 * 2 * Double.pi
-      sumSin += sin(angle)
-      sumCos += cos(angle)
-    }
-    let length = (sumSin * sumSin + sumCos * sumCos).squareRoot() / Double(seconds.count)
-    return (time, min(length, 1))
+    TimeOfDay.circularMeanAndLength(seconds.map { TimeOfDay(secondsSinceMidnight: $0) })
   }
 
   /// The circular standard deviation, sqrt(-2 ln R), in seconds.

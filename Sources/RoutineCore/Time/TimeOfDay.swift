@@ -68,6 +68,14 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
   /// The circular mean of times of day, or `nil` when they have no mean direction (for
   /// example exactly opposite times such as 06:00 and 18:00).
   public static func circularMean(_ times: [TimeOfDay]) -> TimeOfDay? {
+    circularMeanAndLength(times)?.mean
+  }
+
+  /// The circular mean of times of day and their mean resultant length (0...1: how tightly they
+  /// gather round it), or `nil` when they have no mean direction.
+  public static func circularMeanAndLength(_ times: [TimeOfDay]) -> (
+    mean: TimeOfDay, resultantLength: Double
+  )? {
     guard !times.isEmpty else { return nil }
     var sumSin = 0.0
     var sumCos = 0.0
@@ -76,12 +84,14 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
       sumSin += sin(angle)
       sumCos += cos(angle)
     }
-    guard sumSin * sumSin + sumCos * sumCos > 1e-12 * Double(times.count * times.count) else {
-      return nil
-    }
+    let squaredLength = sumSin * sumSin + sumCos * sumCos
+    guard squaredLength > 1e-12 * Double(times.count * times.count) else { return nil }
     let angle = atan2(sumSin, sumCos)
     let seconds = (angle / (2 * Double.pi) * Double(secondsPerDay)).rounded()
-    return TimeOfDay(secondsSinceMidnight: Int(seconds))
+    return (
+      TimeOfDay(secondsSinceMidnight: Int(seconds)),
+      min(squaredLength.squareRoot() / Double(times.count), 1)
+    )
   }
 
   /// Whether `lhs` comes before `rhs`.
