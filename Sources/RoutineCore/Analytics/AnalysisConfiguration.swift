@@ -64,6 +64,8 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   public var eventDays: Int = 20
   /// Event kinds whose time between them is a usual duration (the commute).
   public var pairs: [EventPair] = EventPair.builtIn
+  /// The model that turns a routine's evidence into its confidence (see ``ConfidenceModel``).
+  public var confidenceModel: ConfidenceModel = .shipped
 
   /// The documented defaults.
   public init() {}

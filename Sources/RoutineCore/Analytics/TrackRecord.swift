@@ -12,10 +12,9 @@
 struct TrackRecord: Sendable {
   let configuration: AnalysisConfiguration
 
-  /// `routines` (learned from the window before `day`) with confidences that weigh in their
-  /// track record: `(hits + k * confidence) / (days + k)`, over the earlier days on which a
-  /// routine of the same kind and slot was learned, where k is
-  /// ``AnalysisConfiguration/trackRecordWindowWeight``.
+  /// `routines` (learned from the window before `day`) with their track record, the hits on
+  /// the earlier days on which a routine of the same kind and slot was learned, among the
+  /// features of their confidence (see ``ConfidenceModel``), and stated in their reasoning.
   ///
   /// - Parameters:
   ///   - observed: the record's days on which the user was logging at all; a day in a logging
@@ -62,9 +61,23 @@ struct TrackRecord: Sendable {
         days += 1
         if first < events.count, events[first].localSeconds <= suggested + tolerance { hits += 1 }
       }
-      let weight = configuration.trackRecordWindowWeight
+      guard days > 0 else { return routine }
       var adjusted = routine
-      adjusted.confidence = (Double(hits) + weight * routine.confidence) / (Double(days) + weight)
+      // A routine made by hand has no evidence: its counts stand in for it.
+      var features =
+        routine.evidence?.features
+        ?? ConfidenceFeatures(
+          recentHits: routine.daysMatched, recentDays: routine.daysObserved,
+          lastHit: routine.daysMatched > 0, heldOut: routine.confidence, completeness: 1,
+          eventsPerDay: 1)
+      features.recordHits = hits
+      features.recordDays = days
+      adjusted.evidence = RoutineEvidence(features: features)
+      adjusted.confidence = configuration.confidenceModel.confidence(features)
+      adjusted.reasoning = Wording.reasoning(
+        kind: routine.kind, dayKind: routine.dayKind, matched: routine.daysMatched,
+        observed: routine.daysObserved, earliest: routine.earliest, latest: routine.latest,
+        record: (hits, days))
       return adjusted
     }
   }
