@@ -6,7 +6,8 @@
 // it (7-day windows unless --days), and every routine's forecast gives one row: its features
 // and whether it came true. Prints the fitted weights as the Swift source of
 // ConfidenceModel+Shipped.swift. With --leave-one-out, each log is also fitted without it and
-// backtested with those weights, beside the shipped learner's figures.
+// backtested with those weights, beside the figures of issue 20's table (the learner before
+// the model, where the log was in it).
 import Foundation
 import RoutineCore
 import RoutineStore
@@ -90,8 +91,10 @@ func runFit(_ arguments: [String]) -> Int32 {
 
   guard leaveOneOut, !logs.isEmpty else { return 0 }
   print("")
-  print("| log | forecasts | precision | recall | ECE | before: precision | recall | ECE |")
-  print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+  print(
+    "| log | forecasts | precision | recall | ECE | mean P@R | issue 20: precision | recall | ECE |"
+  )
+  print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
   var results: [(String, Int, BacktestResult, (Double, Double, Double)?)?] = []
   for index in logs.indices {
     var configuration = AnalysisConfiguration()
@@ -113,12 +116,13 @@ func runFit(_ arguments: [String]) -> Int32 {
     let old = before.map { String(format: "%.3f | %.3f | %.3f", $0.0, $0.1, $0.2) } ?? "- | - | -"
     print(
       String(
-        format: "| %@ | %d | %.3f | %.3f | %.3f | %@ |", name, forecasts, precision, recall, error,
-        old))
+        format: "| %@ | %d | %.3f | %.3f | %.3f | %.3f | %@ |", name, forecasts, precision, recall,
+        error,
+        result.curve.meanPrecision ?? 0, old))
   }
   let n = Double(logs.count)
   print(
     String(
-      format: "| mean | | %.3f | %.3f | %.3f | | | |", sums[0] / n, sums[1] / n, sums[2] / n))
+      format: "| mean | | %.3f | %.3f | %.3f | | | | |", sums[0] / n, sums[1] / n, sums[2] / n))
   return 0
 }

@@ -27,25 +27,46 @@ import Testing
   }
 
   func features(
-    recentHits: Int = 4, recordHits: Int = 14, recordDays: Int = 20, lastHit: Bool = true,
-    heldOut: Double = 0.6
+    heldOut: Double = 0.6, recordHits: Int = 14, recordDays: Int = 20, pooledHits: Int = 40,
+    pooledDays: Int = 60
   ) -> ConfidenceFeatures {
     ConfidenceFeatures(
-      recentHits: recentHits, recentDays: 7, recordHits: recordHits, recordDays: recordDays,
-      lastHit: lastHit, heldOut: heldOut, completeness: 1, eventsPerDay: 1)
+      heldOut: heldOut, recordHits: recordHits, recordDays: recordDays, pooledHits: pooledHits,
+      pooledDays: pooledDays)
   }
 
   @Test func theShippedModelsConfidenceRisesWithEachPieceOfEvidence() {
     let model = ConfidenceModel.shipped
     let base = model.confidence(features())
-    #expect(model.confidence(features(recentHits: 7)) > base)
-    #expect(model.confidence(features(recordHits: 20)) > base)
-    #expect(model.confidence(features(lastHit: false)) < base)
     #expect(model.confidence(features(heldOut: 0.9)) > base)
+    #expect(model.confidence(features(heldOut: 0.3)) < base)
+    #expect(model.confidence(features(recordHits: 20)) > base)
     #expect(model.confidence(features(recordHits: 2)) < base)
-    // Every confidence is a probability.
-    #expect(model.confidence(features(recentHits: 0, recordHits: 0, heldOut: 0)) > 0)
-    #expect(model.confidence(features(recentHits: 7, recordHits: 20, heldOut: 1)) < 1)
+    #expect(model.confidence(features(pooledHits: 55)) > base)
+    #expect(model.confidence(features(pooledHits: 10)) < base)
+    // A person whose forecasts mostly failed lately gets less than the window alone promises.
+    #expect(
+      model.confidence(features(heldOut: 0.9, recordHits: 3, recordDays: 20, pooledHits: 15))
+        < 0.6)
+    // Every confidence is a probability, even from all-or-nothing evidence.
+    let none = model.confidence(
+      features(heldOut: 0, recordHits: 0, recordDays: 28, pooledHits: 0, pooledDays: 100))
+    let all = model.confidence(
+      features(heldOut: 1, recordHits: 28, recordDays: 28, pooledHits: 100, pooledDays: 100))
+    #expect(none > 0 && none < 0.2)
+    #expect(all < 1 && all > 0.8)
+  }
+
+  @Test func aMissingRecordReadsAsNeutral() {
+    // Without a record, the blended estimate is the window's own; the flag's weight says what
+    // a new routine is worth. No record must not read as a perfect or an empty one.
+    let model = ConfidenceModel.shipped
+    let new = model.confidence(features(recordHits: 0, recordDays: 0, pooledHits: 0, pooledDays: 0))
+    let perfect = model.confidence(
+      features(recordHits: 28, recordDays: 28, pooledHits: 60, pooledDays: 60))
+    let empty = model.confidence(
+      features(recordHits: 0, recordDays: 28, pooledHits: 0, pooledDays: 60))
+    #expect(new > empty && new < perfect)
   }
 
   @Test func theConfigurationsModelDecidesTheConfidence() throws {
@@ -54,7 +75,7 @@ import Testing
     for day in 0..<35 { builder.add("Wake Up", start.adding(days: day), "07:00") }
     var configuration = AnalysisConfiguration()
     configuration.confidenceModel = ConfidenceModel(
-      weights: [Double](repeating: 0, count: 7), intercept: 0)
+      weights: [Double](repeating: 0, count: ConfidenceFeatures.names.count), intercept: 0)
     let analysis = RoutineAnalyzer(configuration: configuration).analyze(
       builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 7))
     let routine = try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
@@ -76,14 +97,49 @@ import Testing
       builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 7))
     let routine = try #require(
       analysis.routines.first { $0.kind.name == "Wake Up" && $0.time.description == "07:00" })
-    // The window: the last seven days, 28...34.
-    let window = (28..<35).filter(onTime.contains).count
+    // The window: back from day 34 until its last 20 days with a 07:00 wake-up (days with
+    // events, docs/analytics.md).
+    var first = 34
+    while (first...34).filter(onTime.contains).count < 20 { first -= 1 }
+    let window = (first...34).filter(onTime.contains).count
+    let observed = 35 - first
     // The record: each of the 28 days before today (7...34) forecast 07:00 from the week before
     // it, and came true when kept.
     let record = (7..<35).filter(onTime.contains).count
     #expect(
       routine.reasoning
-        == "You woke up at 07:00 on \(window) of the last 7 days, and when forecast the day "
+        == "You woke up at 07:00 on \(window) of the last \(observed) days, and when forecast the day "
         + "before, on \(record) of the last 28.")
+  }
+
+  @Test func aPersonWhoseOtherForecastsFailIsTrustedLessInEverySlot() throws {
+    // Two people with the same steady 07:00 wake-up for five weeks. The first drinks coffee at
+    // 10:00 every day; the second at 10:00 on two days of three and at 15:00 on the third, so
+    // the coffee forecasts of the last four weeks often failed. The wake-up's own window and
+    // record are the same for both.
+    func wakeUp(coffeeMissesEveryThirdDay: Bool) throws -> Routine {
+      var builder = LogBuilder()
+      let start = date(2026, 3, 30)
+      for day in 0..<35 {
+        builder.add("Wake Up", start.adding(days: day), "07:00")
+        builder.add(
+          "Coffee", start.adding(days: day),
+          coffeeMissesEveryThirdDay && day % 3 == 0 ? "15:00" : "10:00")
+      }
+      let analysis = RoutineAnalyzer().analyze(
+        builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 7))
+      return try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
+    }
+    let steady = try wakeUp(coffeeMissesEveryThirdDay: false)
+    let unsure = try wakeUp(coffeeMissesEveryThirdDay: true)
+    let steadyEvidence = try #require(steady.evidence?.features)
+    let unsureEvidence = try #require(unsure.evidence?.features)
+    #expect(steadyEvidence.recordHits == unsureEvidence.recordHits)
+    #expect(steadyEvidence.recordDays == unsureEvidence.recordDays)
+    #expect(steadyEvidence.heldOut == unsureEvidence.heldOut)
+    #expect(unsureEvidence.pooledHits < steadyEvidence.pooledHits)
+    #expect(unsure.confidence < steady.confidence)
+    // The reason states the slot's own record, the same for both.
+    #expect(unsure.reasoning == steady.reasoning)
   }
 }

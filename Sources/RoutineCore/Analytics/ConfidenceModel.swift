@@ -6,61 +6,59 @@ import Foundation
 /// Every count comes from the person's own log before the day forecast; nothing from the
 /// day itself or later.
 public struct ConfidenceFeatures: Sendable, Hashable {
-  /// Of the last (at most 7) observed days of the routine's kind of day, how many had an event
-  /// within the tolerance of its time.
-  public var recentHits: Int
-  /// How many days ``recentHits`` counts among (fewer than 7 in a short window or a new log).
-  public var recentDays: Int
+  /// The window's recency-weighted leave-one-day-out estimate (Laplace's rule; see
+  /// docs/analytics.md): how well the window's days agree with each other.
+  public var heldOut: Double
   /// The track record: on how many of the record's days (see ``TrackRecord``) the routine of
   /// the same slot learned the day before came true.
   public var recordHits: Int
   /// The record's days on which a routine of the slot was learned; 0 for no record (a new
   /// routine, a long window, or a routine of some days of the week).
   public var recordDays: Int
-  /// Whether the most recent observed day of the kind hit.
-  public var lastHit: Bool
-  /// The window's recency-weighted leave-one-day-out estimate (Laplace's rule; see
-  /// docs/analytics.md): the learner's confidence before the model.
-  public var heldOut: Double
-  /// Observed days (see ``ObservedDays``) over the days of the learning window.
-  public var completeness: Double
-  /// Events of the kind per observed day of the routine's kind of day.
-  public var eventsPerDay: Double
+  /// The records of every routine learned for the same day, pooled: how often this person's
+  /// forecasts came true lately, whatever the slot.
+  public var pooledHits: Int
+  /// The forecasts ``pooledHits`` counts among.
+  public var pooledDays: Int
+  /// How many days of record the window's estimate counts as, where the record and the
+  /// window are blended (``AnalysisConfiguration/trackRecordWindowWeight``).
+  public var windowWeight: Double
 
   /// Features from their counts.
   public init(
-    recentHits: Int, recentDays: Int, recordHits: Int = 0, recordDays: Int = 0, lastHit: Bool,
-    heldOut: Double, completeness: Double, eventsPerDay: Double
+    heldOut: Double, recordHits: Int = 0, recordDays: Int = 0, pooledHits: Int = 0,
+    pooledDays: Int = 0, windowWeight: Double = 4
   ) {
-    self.recentHits = recentHits
-    self.recentDays = recentDays
+    self.heldOut = heldOut
     self.recordHits = recordHits
     self.recordDays = recordDays
-    self.lastHit = lastHit
-    self.heldOut = heldOut
-    self.completeness = completeness
-    self.eventsPerDay = eventsPerDay
+    self.pooledHits = pooledHits
+    self.pooledDays = pooledDays
+    self.windowWeight = windowWeight
   }
 
   /// The names of ``vector``'s entries, in order (the fit prints them beside the weights).
-  public static let names = [
-    "recent share", "track record", "no record", "last day hit", "held out", "completeness",
-    "log events per day",
-  ]
+  public static let names = ["no record", "held out", "pooled record", "blended"]
 
-  /// The numbers the model weighs, in the order of ``names``. A missing record reads as a
-  /// neutral 0.5 with the "no record" indicator set, so that its weight can say what a new
-  /// routine is worth.
+  /// The numbers the model weighs, in the order of ``names``: rates on the log-odds scale,
+  /// where a logistic model adds evidence. A missing record reads as even odds with the
+  /// "no record" indicator set, so that its weight can say what a new routine is worth.
   public var vector: [Double] {
-    [
-      recentDays > 0 ? Double(recentHits) / Double(recentDays) : 0,
-      recordDays > 0 ? Double(recordHits) / Double(recordDays) : 0.5,
+    // Half a hit and half a miss added keep a rate of 0 or 1 finite.
+    func logOdds(_ hits: Double, _ misses: Double) -> Double { log((hits + 0.5) / (misses + 0.5)) }
+    func logOdds(_ rate: Double) -> Double {
+      let clamped = min(max(rate, 0.01), 0.99)
+      return log(clamped / (1 - clamped))
+    }
+    // The estimator the learner used before the model: the record with the window's estimate
+    // counted as `windowWeight` more days.
+    let blended =
+      (Double(recordHits) + windowWeight * heldOut) / (Double(recordDays) + windowWeight)
+    return [
       recordDays > 0 ? 0 : 1,
-      lastHit ? 1 : 0,
-      heldOut,
-      completeness,
-      // Clamped: a kind logged once a month, or hundreds of times a day, must not dominate.
-      log(min(max(eventsPerDay, 0.05), 100)),
+      logOdds(heldOut),
+      pooledDays > 0 ? logOdds(Double(pooledHits), Double(pooledDays - pooledHits)) : 0,
+      logOdds(blended),
     ]
   }
 }

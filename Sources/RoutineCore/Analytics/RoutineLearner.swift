@@ -27,13 +27,6 @@ struct RoutineLearner: Sendable {
     var earliest: TimeOfDay
     var latest: TimeOfDay
     var spreadSeconds: Double
-    /// Hits among the last (at most 7) observed days of the kind, and how many those are.
-    var recentHits: Int
-    var recentDays: Int
-    /// Whether the most recent observed day of the kind hit.
-    var lastHit: Bool
-    /// Observed days over the window's days.
-    var completeness: Double
   }
 
   /// The kind's events placed on routine days around a grouping centre: day indexes (from the
@@ -119,8 +112,13 @@ struct RoutineLearner: Sendable {
       // The part kept on its days: a weekday set, or a standard kind (weekends, when only
       // Sunday ranked first).
       guard let part = best?.partition.first(where: isKept),
-        let routine = claimed(kind, part, in: placed, times, days)
+        var routine = claimed(kind, part, in: placed, times, days)
       else { continue }
+      // Learned over the horizon with a half-life of weeks and no track record: the
+      // confidence model, fitted on next-day forecasts from a window, does not speak for it,
+      // and its held-out estimate stands (docs/analytics.md, "The confidence model").
+      routine.confidence = routine.evidence?.features.heldOut ?? routine.confidence
+      routine.evidence = nil
       routines.append(routine)
     }
     return routines
@@ -408,8 +406,6 @@ struct RoutineLearner: Sendable {
     var earliest = Int.max
     var latest = Int.min
     var occurrencesNear = 0
-    // The learning days (ascending) with an event within the tolerance of the time.
-    var hitDays: [Int] = []
     for run in runs {
       let events = runStarts[run]..<runStarts[run + 1]
       var nearest = Int.max
@@ -424,10 +420,7 @@ struct RoutineLearner: Sendable {
       }
       deviationMinutes[min(nearest / 60, 720)] += 1
       var isHit = nearest <= tolerance
-      if isHit {
-        hitsInSample += 1
-        hitDays.append(dayOfRun(run))
-      }
+      if isHit { hitsInSample += 1 }
       if leavesOneOut {
         let share = dayWeights[dayOfRun(run)] / Double(events.count)
         for index in events { curve.add(minute: Int(positions[index]) / 60, weight: -share) }
@@ -448,23 +441,6 @@ struct RoutineLearner: Sendable {
     // earlier in the next. The suggestion must lie within the range the reasoning states.
     var suggested = hitsInSample == 0 ? position : min(max(position, earliest), latest)
     if sameDate { suggested = min(max(suggested, dateStart), dateEnd) }
-    // The last (at most 7) observed days of the kind, newest first, against the hit days.
-    var recentHits = 0
-    var recentDays = 0
-    var lastHit = false
-    var nextHit = hitDays.count - 1
-    var day = days.count - 1
-    while day >= 0, recentDays < Self.recentDays {
-      if days.isObserved[day], days.isDay(day, of: dayKind) {
-        while nextHit >= 0, hitDays[nextHit] > day { nextHit -= 1 }
-        let isHit = nextHit >= 0 && hitDays[nextHit] == day
-        if isHit { recentHits += 1 }
-        if recentDays == 0 { lastHit = isHit }
-        recentDays += 1
-      }
-      day -= 1
-    }
-    let observedAll = days.isObserved.reduce(0) { $0 + ($1 ? 1 : 0) }
     return Candidate(
       time: TimeOfDay(secondsSinceMidnight: base + suggested),
       dayKind: dayKind,
@@ -476,9 +452,7 @@ struct RoutineLearner: Sendable {
       occurrences: occurrencesNear,
       earliest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : earliest)),
       latest: TimeOfDay(secondsSinceMidnight: base + (hitsInSample == 0 ? position : latest)),
-      spreadSeconds: 1.4826 * 60 * medianMinute(deviationMinutes, count: runs.count),
-      recentHits: recentHits, recentDays: recentDays, lastHit: lastHit,
-      completeness: Double(observedAll) / Double(max(days.count, 1)))
+      spreadSeconds: 1.4826 * 60 * medianMinute(deviationMinutes, count: runs.count))
   }
 
   /// The first learning day a kind of day learns from: the window's first day, or earlier, the
@@ -496,10 +470,6 @@ struct RoutineLearner: Sendable {
     }
     return 0
   }
-
-  /// How many of the latest observed days of a routine's kind the "recent share" feature of
-  /// its confidence counts (see ``ConfidenceFeatures/recentHits``).
-  static let recentDays = 7
 
   /// Whether the evidence is enough to claim a routine: enough days, and more hits than events
   /// falling at random times would give (see ``AnalysisConfiguration/significanceLevel``). The
@@ -574,9 +544,7 @@ struct RoutineLearner: Sendable {
     let b = configuration.priorMisses
     let heldOut = (candidate.weightedHits + a) / (candidate.weightedDays + a + b)
     let features = ConfidenceFeatures(
-      recentHits: candidate.recentHits, recentDays: candidate.recentDays,
-      lastHit: candidate.lastHit, heldOut: heldOut, completeness: candidate.completeness,
-      eventsPerDay: candidate.eventsPerDay)
+      heldOut: heldOut, windowWeight: configuration.trackRecordWindowWeight)
     let threshold = max(
       Double(configuration.outlierFloorSeconds),
       configuration.outlierScore * candidate.spreadSeconds)

@@ -39,8 +39,8 @@ struct TrackRecord: Sendable {
         guard observed.contains(date), let learned = history(date) else { return nil }
         return (date, Dictionary(grouping: learned, by: \.kind.key))
       }
-    return routines.map { routine in
-      guard let kindIndex = log.index(ofKey: routine.kind.key) else { return routine }
+    let records: [(hits: Int, days: Int)] = routines.map { routine in
+      guard let kindIndex = log.index(ofKey: routine.kind.key) else { return (0, 0) }
       let events = log.times[kindIndex]
       var hits = 0
       var days = 0
@@ -61,23 +61,31 @@ struct TrackRecord: Sendable {
         days += 1
         if first < events.count, events[first].localSeconds <= suggested + tolerance { hits += 1 }
       }
-      guard days > 0 else { return routine }
+      return (hits, days)
+    }
+    // Every slot's record pooled: how often this person's forecasts came true lately, whatever
+    // the slot (an irregular person misses in every slot alike).
+    let pooled = records.reduce((hits: 0, days: 0)) { ($0.hits + $1.hits, $0.days + $1.days) }
+    return zip(routines, records).map { routine, record in
+      let (hits, days) = record
+      // A new slot has no record of its own, but the person's record still speaks for it.
+      guard days > 0 || pooled.days > 0 else { return routine }
       var adjusted = routine
       // A routine made by hand has no evidence: its counts stand in for it.
       var features =
         routine.evidence?.features
         ?? ConfidenceFeatures(
-          recentHits: routine.daysMatched, recentDays: routine.daysObserved,
-          lastHit: routine.daysMatched > 0, heldOut: routine.confidence, completeness: 1,
-          eventsPerDay: 1)
+          heldOut: routine.confidence, windowWeight: configuration.trackRecordWindowWeight)
       features.recordHits = hits
       features.recordDays = days
+      features.pooledHits = pooled.hits
+      features.pooledDays = pooled.days
       adjusted.evidence = RoutineEvidence(features: features)
       adjusted.confidence = configuration.confidenceModel.confidence(features)
       adjusted.reasoning = Wording.reasoning(
         kind: routine.kind, dayKind: routine.dayKind, matched: routine.daysMatched,
         observed: routine.daysObserved, earliest: routine.earliest, latest: routine.latest,
-        record: (hits, days))
+        record: days > 0 ? (hits, days) : nil)
       return adjusted
     }
   }
