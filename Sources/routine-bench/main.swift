@@ -26,6 +26,10 @@ if arguments.contains("--hello") {
   print("hello, \(Date(timeIntervalSince1970: 0).timeIntervalSince1970)")
   exit(0)
 }
+if arguments.contains("--fit") {
+  // Fits the confidence model's weights (Fit.swift).
+  exit(runFit(arguments))
+}
 if arguments.count == 4, arguments[1] == "--write-definitions", let count = Int(arguments[2]) {
   writeDefinitions(count, to: arguments[3])
   exit(0)

@@ -22,8 +22,11 @@ struct RoutineAnalyzerTests {
     #expect(weekdays.time.description == "07:00")
     #expect(weekdays.daysMatched == 5 && weekdays.daysObserved == 5)
     #expect(weekdays.confidence > 0.6)
+    // The week before is all the record there is; docs/analytics.md's worked example counts it.
     #expect(
-      weekdays.reasoning == "You woke up between 06:55 and 07:05 on 5 of the last 5 weekdays.")
+      weekdays.reasoning.hasPrefix(
+        "You woke up between 06:55 and 07:05 on 5 of the last 5 weekdays, and when forecast the "
+          + "day before, on "))
     // Two weekend days are too little evidence for a weekend routine of their own.
     #expect(!analysis.routines.contains { $0.dayKind == .weekends })
     #expect(!analysis.routines.contains { $0.dayKind == .all })
@@ -163,7 +166,7 @@ struct RoutineAnalyzerTests {
     #expect(routine.time.hour == hour)
     #expect(routine.dayKind == .all)
     #expect(routine.daysMatched == 7 && routine.daysObserved == 7)
-    #expect(routine.reasoning.hasSuffix("on 7 of the last 7 days."), "\(routine.reasoning)")
+    #expect(routine.reasoning.contains("on 7 of the last 7 days"), "\(routine.reasoning)")
     #expect(analysis.outliers.isEmpty)
   }
 
@@ -315,7 +318,11 @@ struct RoutineAnalyzerTests {
     let weight = { (age: Int) in pow(2, -Double(age) / 7) }
     let hits = [6, 5, 3, 2].map(weight).reduce(0, +)
     let days = [6, 5, 4, 3, 2].map(weight).reduce(0, +)
-    #expect(abs(routine.confidence - (hits + 1) / (days + 2)) < 1e-9)
+    let heldOut = (hits + 1) / (days + 2)
+    #expect(abs((routine.evidence?.features.heldOut ?? -1) - heldOut) < 1e-9)
+    // Without a record, the model weighs that estimate alone.
+    let expected = ConfidenceModel.shipped.confidence(ConfidenceFeatures(heldOut: heldOut))
+    #expect(abs(routine.confidence - expected) < 1e-9)
     #expect(routine.daysMatched == 4)
   }
 
@@ -427,8 +434,8 @@ struct CalibrationTests {
     }
     let alone = try confidence(0)
     let recorded = try confidence(28)
-    #expect(alone > 0.8)
-    #expect(recorded < alone - 0.1)
+    #expect(alone > 0.6)
+    #expect(recorded < alone)
   }
 
   @Test func theAnalysisReadsTheRecordDaysBeforeTheWindowAndTheWeekdaySetHorizon() {

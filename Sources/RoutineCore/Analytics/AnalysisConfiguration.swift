@@ -36,10 +36,11 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   /// must not turn every slightly late morning into an alert.
   public var outlierFloorSeconds: Int = 60 * 60
   /// How many days back the track record looks (see ``TrackRecord``): how the routines learned
-  /// for each of those days fared on it. 0 leaves confidences to the window alone.
+  /// for each of those days fared on it. 0 leaves the model without a record or a pooled one.
   public var trackRecordDays: Int = 28
-  /// The weight of the window's own estimate against the track record, in days: with no track
-  /// record (a new routine) the window decides; after a few weeks the record does.
+  /// The weight of the window's own estimate against the track record, in days, in the blended
+  /// feature of ``ConfidenceModel``: with no track record (a new routine) the window decides;
+  /// after a few weeks the record does. The shipped weights were fitted with 4.
   public var trackRecordWindowWeight: Double = 4
   /// How many days back routines kept on some days of the week only are learned from (the gym
   /// on Monday, Wednesday and Friday; a brunch at weekends): a weekday comes round once a week,
@@ -64,6 +65,8 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   public var eventDays: Int = 20
   /// Event kinds whose time between them is a usual duration (the commute).
   public var pairs: [EventPair] = EventPair.builtIn
+  /// The model that turns a routine's evidence into its confidence (see ``ConfidenceModel``).
+  public var confidenceModel: ConfidenceModel = .shipped
 
   /// The documented defaults.
   public init() {}

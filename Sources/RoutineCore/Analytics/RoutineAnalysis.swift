@@ -28,6 +28,9 @@ public struct Routine: Sendable, Hashable {
   public var outlierThresholdSeconds: Int
   /// Why we believe it, in words.
   public var reasoning: String
+  /// What the confidence was estimated from, for learned routines (the track record estimates
+  /// it again).
+  var evidence: RoutineEvidence? = nil
 
   /// The local calendar date a routine day's suggestion falls on is the routine day itself;
   /// this is the naive local time of the suggestion on `date`.

@@ -112,8 +112,13 @@ struct RoutineLearner: Sendable {
       // The part kept on its days: a weekday set, or a standard kind (weekends, when only
       // Sunday ranked first).
       guard let part = best?.partition.first(where: isKept),
-        let routine = claimed(kind, part, in: placed, times, days)
+        var routine = claimed(kind, part, in: placed, times, days)
       else { continue }
+      // Learned over the horizon with a half-life of weeks and no track record: the
+      // confidence model, fitted on next-day forecasts from a window, does not speak for it,
+      // and its held-out estimate stands (docs/analytics.md, "The confidence model").
+      routine.confidence = routine.evidence?.features.heldOut ?? routine.confidence
+      routine.evidence = nil
       routines.append(routine)
     }
     return routines
@@ -537,7 +542,9 @@ struct RoutineLearner: Sendable {
   private func routine(_ kind: EventKind, from candidate: Candidate) -> Routine {
     let a = configuration.priorHits
     let b = configuration.priorMisses
-    let confidence = (candidate.weightedHits + a) / (candidate.weightedDays + a + b)
+    let heldOut = (candidate.weightedHits + a) / (candidate.weightedDays + a + b)
+    let features = ConfidenceFeatures(
+      heldOut: heldOut, windowWeight: configuration.trackRecordWindowWeight)
     let threshold = max(
       Double(configuration.outlierFloorSeconds),
       configuration.outlierScore * candidate.spreadSeconds)
@@ -545,7 +552,7 @@ struct RoutineLearner: Sendable {
       kind: kind,
       time: candidate.time,
       dayKind: candidate.dayKind,
-      confidence: confidence,
+      confidence: configuration.confidenceModel.confidence(features),
       occurrences: candidate.occurrences,
       daysMatched: candidate.hitsInSample,
       daysObserved: candidate.daysObserved,
@@ -555,7 +562,8 @@ struct RoutineLearner: Sendable {
       outlierThresholdSeconds: Int(threshold.rounded()),
       reasoning: Wording.reasoning(
         kind: kind, dayKind: candidate.dayKind, matched: candidate.hitsInSample,
-        observed: candidate.daysObserved, earliest: candidate.earliest, latest: candidate.latest))
+        observed: candidate.daysObserved, earliest: candidate.earliest, latest: candidate.latest),
+      evidence: RoutineEvidence(features: features))
   }
 }
 

@@ -12,10 +12,9 @@
 struct TrackRecord: Sendable {
   let configuration: AnalysisConfiguration
 
-  /// `routines` (learned from the window before `day`) with confidences that weigh in their
-  /// track record: `(hits + k * confidence) / (days + k)`, over the earlier days on which a
-  /// routine of the same kind and slot was learned, where k is
-  /// ``AnalysisConfiguration/trackRecordWindowWeight``.
+  /// `routines` (learned from the window before `day`) with their track record, the hits on
+  /// the earlier days on which a routine of the same kind and slot was learned, among the
+  /// features of their confidence (see ``ConfidenceModel``), and stated in their reasoning.
   ///
   /// - Parameters:
   ///   - observed: the record's days on which the user was logging at all; a day in a logging
@@ -40,8 +39,8 @@ struct TrackRecord: Sendable {
         guard observed.contains(date), let learned = history(date) else { return nil }
         return (date, Dictionary(grouping: learned, by: \.kind.key))
       }
-    return routines.map { routine in
-      guard let kindIndex = log.index(ofKey: routine.kind.key) else { return routine }
+    let records: [(hits: Int, days: Int)] = routines.map { routine in
+      guard let kindIndex = log.index(ofKey: routine.kind.key) else { return (0, 0) }
       let events = log.times[kindIndex]
       var hits = 0
       var days = 0
@@ -62,9 +61,31 @@ struct TrackRecord: Sendable {
         days += 1
         if first < events.count, events[first].localSeconds <= suggested + tolerance { hits += 1 }
       }
-      let weight = configuration.trackRecordWindowWeight
+      return (hits, days)
+    }
+    // Every slot's record pooled: how often this person's forecasts came true lately, whatever
+    // the slot (an irregular person misses in every slot alike).
+    let pooled = records.reduce((hits: 0, days: 0)) { ($0.hits + $1.hits, $0.days + $1.days) }
+    return zip(routines, records).map { routine, record in
+      let (hits, days) = record
+      // A new slot has no record of its own, but the person's record still speaks for it.
+      guard days > 0 || pooled.days > 0 else { return routine }
       var adjusted = routine
-      adjusted.confidence = (Double(hits) + weight * routine.confidence) / (Double(days) + weight)
+      // A routine made by hand has no evidence: its counts stand in for it.
+      var features =
+        routine.evidence?.features
+        ?? ConfidenceFeatures(
+          heldOut: routine.confidence, windowWeight: configuration.trackRecordWindowWeight)
+      features.recordHits = hits
+      features.recordDays = days
+      features.pooledHits = pooled.hits
+      features.pooledDays = pooled.days
+      adjusted.evidence = RoutineEvidence(features: features)
+      adjusted.confidence = configuration.confidenceModel.confidence(features)
+      adjusted.reasoning = Wording.reasoning(
+        kind: routine.kind, dayKind: routine.dayKind, matched: routine.daysMatched,
+        observed: routine.daysObserved, earliest: routine.earliest, latest: routine.latest,
+        record: days > 0 ? (hits, days) : nil)
       return adjusted
     }
   }

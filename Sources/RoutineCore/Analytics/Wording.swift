@@ -16,16 +16,22 @@ enum Wording {
   }
 
   /// "You woke up between 06:50 and 07:20 on 5 of the last 5 weekdays." (times as `format`
-  /// writes them).
+  /// writes them). With a track record of h hits on d days, it goes on: ", and when forecast
+  /// the day before, on 19 of the last 24." (see ``TrackRecord``).
   static func reasoning(
     kind: EventKind, dayKind: DayKind, matched: Int, observed: Int, earliest: TimeOfDay,
-    latest: TimeOfDay, format: (TimeOfDay) -> String = \.description
+    latest: TimeOfDay, format: (TimeOfDay) -> String = \.description,
+    record: (hits: Int, days: Int)? = nil
   ) -> String {
     let when =
       earliest.description == latest.description
       ? "at \(format(earliest))" : "between \(format(earliest)) and \(format(latest))"
-    return "You \(pastTense(kind)) \(when) on \(matched) of the last \(observed) "
-      + "\(dayKind.noun(count: observed))."
+    let window =
+      "You \(pastTense(kind)) \(when) on \(matched) of the last \(observed) "
+      + "\(dayKind.noun(count: observed))"
+    guard let record else { return window + "." }
+    return window
+      + ", and when forecast the day before, on \(record.hits) of the last \(record.days)."
   }
 
   /// "You woke up at 05:30, 105 minutes earlier than your usual 07:15."

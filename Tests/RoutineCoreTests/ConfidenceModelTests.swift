@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import RoutineCore
+
+@Suite struct ConfidenceModelTests {
+  @Test func theFitterRecoversKnownWeights() {
+    // 20,000 rows of two features drawn from a fixed generator; outcomes drawn from a known
+    // model, b = 0.3, w = (1.5, -0.8).
+    var state: UInt64 = 42
+    func unit() -> Double {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(state >> 11) / Double(1 << 53)
+    }
+    var rows: [[Double]] = []
+    var outcomes: [Bool] = []
+    for _ in 0..<20_000 {
+      let x = [unit() * 4 - 2, unit() * 4 - 2]
+      let p = 1 / (1 + exp(-(0.3 + 1.5 * x[0] - 0.8 * x[1])))
+      rows.append(x)
+      outcomes.append(unit() < p)
+    }
+    let model = LogisticRegression.fit(rows: rows, outcomes: outcomes, penalty: 0.01)
+    #expect(abs(model.intercept - 0.3) < 0.08)
+    #expect(abs(model.weights[0] - 1.5) < 0.08)
+    #expect(abs(model.weights[1] + 0.8) < 0.08)
+  }
+
+  func features(
+    heldOut: Double = 0.6, recordHits: Int = 14, recordDays: Int = 20, pooledHits: Int = 40,
+    pooledDays: Int = 60
+  ) -> ConfidenceFeatures {
+    ConfidenceFeatures(
+      heldOut: heldOut, recordHits: recordHits, recordDays: recordDays, pooledHits: pooledHits,
+      pooledDays: pooledDays)
+  }
+
+  @Test func theShippedModelsConfidenceRisesWithEachPieceOfEvidence() {
+    let model = ConfidenceModel.shipped
+    let base = model.confidence(features())
+    #expect(model.confidence(features(heldOut: 0.9)) > base)
+    #expect(model.confidence(features(heldOut: 0.3)) < base)
+    #expect(model.confidence(features(recordHits: 20)) > base)
+    #expect(model.confidence(features(recordHits: 2)) < base)
+    #expect(model.confidence(features(pooledHits: 55)) > base)
+    #expect(model.confidence(features(pooledHits: 10)) < base)
+    // A person whose forecasts mostly failed lately gets less than the window alone promises.
+    #expect(
+      model.confidence(features(heldOut: 0.9, recordHits: 3, recordDays: 20, pooledHits: 15))
+        < 0.6)
+    // Every confidence is a probability, even from all-or-nothing evidence.
+    let none = model.confidence(
+      features(heldOut: 0, recordHits: 0, recordDays: 28, pooledHits: 0, pooledDays: 100))
+    let all = model.confidence(
+      features(heldOut: 1, recordHits: 28, recordDays: 28, pooledHits: 100, pooledDays: 100))
+    #expect(none > 0 && none < 0.2)
+    #expect(all < 1 && all > 0.8)
+  }
+
+  @Test func aMissingRecordReadsAsNeutral() {
+    // Without a record, the blended estimate is the window's own; the flag's weight says what
+    // a new routine is worth. No record must not read as a perfect or an empty one.
+    let model = ConfidenceModel.shipped
+    let new = model.confidence(features(recordHits: 0, recordDays: 0, pooledHits: 0, pooledDays: 0))
+    let perfect = model.confidence(
+      features(recordHits: 28, recordDays: 28, pooledHits: 60, pooledDays: 60))
+    let empty = model.confidence(
+      features(recordHits: 0, recordDays: 28, pooledHits: 0, pooledDays: 60))
+    #expect(new > empty && new < perfect)
+  }
+
+  @Test func theConfigurationsModelDecidesTheConfidence() throws {
+    var builder = LogBuilder()
+    let start = date(2026, 3, 30)
+    for day in 0..<35 { builder.add("Wake Up", start.adding(days: day), "07:00") }
+    var configuration = AnalysisConfiguration()
+    configuration.confidenceModel = ConfidenceModel(
+      weights: [Double](repeating: 0, count: ConfidenceFeatures.names.count), intercept: 0)
+    let analysis = RoutineAnalyzer(configuration: configuration).analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 7))
+    let routine = try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
+    #expect(routine.confidence == 0.5)
+  }
+
+  @Test func aRoutinesReasonStatesTheWindowAndTheTrackRecordTruthfully() throws {
+    // A 07:00 wake-up for five weeks (2026-03-30 to 2026-05-03) with every fourth day off at
+    // 10:00, analysed on Monday 2026-05-04 with a week's window.
+    var builder = LogBuilder()
+    let start = date(2026, 3, 30)
+    var onTime: Set<Int> = []
+    for day in 0..<35 {
+      let kept = day % 4 != 3
+      if kept { onTime.insert(day) }
+      builder.add("Wake Up", start.adding(days: day), kept ? "07:00" : "10:00")
+    }
+    let analysis = RoutineAnalyzer().analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 7))
+    let routine = try #require(
+      analysis.routines.first { $0.kind.name == "Wake Up" && $0.time.description == "07:00" })
+    // The window: back from day 34 until its last 20 days with a 07:00 wake-up (days with
+    // events, docs/analytics.md).
+    var first = 34
+    while (first...34).filter(onTime.contains).count < 20 { first -= 1 }
+    let window = (first...34).filter(onTime.contains).count
+    let observed = 35 - first
+    // The record: each of the 28 days before today (7...34) forecast 07:00 from the week before
+    // it, and came true when kept.
+    let record = (7..<35).filter(onTime.contains).count
+    #expect(
+      routine.reasoning
+        == "You woke up at 07:00 on \(window) of the last \(observed) days, and when forecast the day "
+        + "before, on \(record) of the last 28.")
+  }
+
+  @Test func aPersonWhoseOtherForecastsFailIsTrustedLessInEverySlot() throws {
+    // Two people with the same steady 07:00 wake-up for five weeks. The first drinks coffee at
+    // 10:00 every day; the second at 10:00 on two days of three and at 15:00 on the third, so
+    // the coffee forecasts of the last four weeks often failed. The wake-up's own window and
+    // record are the same for both.
+    func wakeUp(coffeeMissesEveryThirdDay: Bool) throws -> Routine {
+      var builder = LogBuilder()
+      let start = date(2026, 3, 30)
+      for day in 0..<35 {
+        builder.add("Wake Up", start.adding(days: day), "07:00")
+        builder.add(
+          "Coffee", start.adding(days: day),
+          coffeeMissesEveryThirdDay && day % 3 == 0 ? "15:00" : "10:00")
+      }
+      let analysis = RoutineAnalyzer().analyze(
+        builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: 7))
+      return try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
+    }
+    let steady = try wakeUp(coffeeMissesEveryThirdDay: false)
+    let unsure = try wakeUp(coffeeMissesEveryThirdDay: true)
+    let steadyEvidence = try #require(steady.evidence?.features)
+    let unsureEvidence = try #require(unsure.evidence?.features)
+    #expect(steadyEvidence.recordHits == unsureEvidence.recordHits)
+    #expect(steadyEvidence.recordDays == unsureEvidence.recordDays)
+    #expect(steadyEvidence.heldOut == unsureEvidence.heldOut)
+    #expect(unsureEvidence.pooledHits < steadyEvidence.pooledHits)
+    #expect(unsure.confidence < steady.confidence)
+    // The reason states the slot's own record, the same for both.
+    #expect(unsure.reasoning == steady.reasoning)
+  }
+}
