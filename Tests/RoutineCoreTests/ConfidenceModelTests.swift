@@ -142,4 +142,23 @@ import Testing
     // The reason states the slot's own record, the same for both.
     #expect(unsure.reasoning == steady.reasoning)
   }
+
+  @Test func theFitsRowsAreTheBacktestsForecasts() {
+    // Six weeks of a wake-up kept within minutes, late every fifth day, and a coffee that moves
+    // between two times: routines of every day, with hits and misses.
+    var builder = LogBuilder()
+    let start = date(2026, 3, 16)
+    for day in 0..<42 {
+      builder.add("Wake Up", start.adding(days: day), day % 5 == 4 ? "08:40" : "07:0\(day % 7)")
+      builder.add("Coffee", start.adding(days: day), day % 3 == 0 ? "15:00" : "10:00")
+    }
+    let backtest = Backtest()
+    let rows = backtest.predictions(builder.log, windowDays: 7)
+    let result = backtest.run(builder.log, windowDays: 7)
+    // One row per forecast the model scored, each hit counted as the backtest counts it.
+    #expect(rows.count == result.predictions)
+    let hits = result.reliability.reduce(0) { $0 + Int((Double($1.count) * $1.hitRate).rounded()) }
+    #expect(rows.filter(\.hit).count == hits)
+    #expect(hits > 0 && hits < rows.count)
+  }
 }

@@ -135,29 +135,7 @@ public struct Backtest: Sendable {
     var outcomes: [(confidence: Double, hit: Bool)] = []
     var curvePredictions: [CurvePrediction] = []
 
-    var rawByDay: [LocalDate: [Routine]] = [:]
-    /// What the analyzer forecasts for `day`.
-    func analyzed(_ day: LocalDate) -> [Routine] {
-      // Each day's routines are learned once: the track record of later days reads them again.
-      func raw(_ date: LocalDate) -> [Routine] {
-        if let known = rawByDay[date] { return known }
-        let learned = analyzer.rawRoutines(
-          in: log, days: date.adding(days: -windowDays)...date.adding(days: -1))
-        rawByDay[date] = learned
-        return learned
-      }
-      // The track record reads only routines from the window, as in an analysis.
-      let daily = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
-        $0 > range.lowerBound ? raw($0) : nil
-      }
-      let learned = analyzer.merged(
-        daily: daily,
-        weekly: analyzer.weeklyRoutines(in: log, before: day, windowDays: windowDays))
-      rawByDay = rawByDay.filter {
-        $0.key.daysSince1970 > day.daysSince1970 - analyzer.configuration.trackRecordDays
-      }
-      return learned
-    }
+    let forecasts = DailyForecasts(analyzer: analyzer, log: log, windowDays: windowDays)
     var day = evaluated.lowerBound
     while day <= evaluated.upperBound {
       guard logged.contains(day) else {
@@ -170,7 +148,7 @@ public struct Backtest: Sendable {
           $0.routines(
             in: log, days: day.adding(days: -windowDays)...day.adding(days: -1),
             toleranceSeconds: analyzer.configuration.toleranceSeconds)
-        } ?? analyzed(day)
+        } ?? forecasts.routines(for: day)
       var byKind: [Int: [Routine]] = [:]
       for routine in learned where routine.dayKind.contains(day) {
         byKind[log.index(ofKey: routine.kind.key)!, default: []].append(routine)
@@ -219,7 +197,7 @@ public struct Backtest: Sendable {
 
   /// Matches suggested times to unused events within the tolerance, closest pairs first; each
   /// event matches at most one suggestion. Returns the matched event index per suggestion.
-  private func match(
+  func match(
     _ suggestions: [Int64], in list: [EventTime], tolerance: Int64, used: inout [Bool]
   ) -> [Int?] {
     var pairs: [(distance: Int64, suggestion: Int, event: Int)] = []
@@ -246,5 +224,45 @@ public struct Backtest: Sendable {
     let density = TimeOfDayClusters.smooth(histogram, radius: 20)
     let quietest = density.indices.min { density[$0] < density[$1] } ?? 0
     return quietest * 60
+  }
+}
+
+/// The analyzer's forecasts for each day of a walk forward, learned as an analysis on that day
+/// would learn them: from the window before it, with the track record of the days before that.
+/// Each day's routines are learned once and kept while later days' track records read them.
+final class DailyForecasts {
+  private let analyzer: RoutineAnalyzer
+  private let log: EventLog
+  private let windowDays: Int
+  private var rawByDay: [LocalDate: [Routine]] = [:]
+
+  init(analyzer: RoutineAnalyzer, log: EventLog, windowDays: Int) {
+    self.analyzer = analyzer
+    self.log = log
+    self.windowDays = windowDays
+  }
+
+  /// What the analyzer forecasts for `day`; days must come in ascending order.
+  func routines(for day: LocalDate) -> [Routine] {
+    let first = log.dateRange?.lowerBound ?? day
+    // The track record reads only routines from the window, as in an analysis.
+    let daily = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
+      $0 > first ? self.raw($0) : nil
+    }
+    let learned = analyzer.merged(
+      daily: daily,
+      weekly: analyzer.weeklyRoutines(in: log, before: day, windowDays: windowDays))
+    rawByDay = rawByDay.filter {
+      $0.key.daysSince1970 > day.daysSince1970 - analyzer.configuration.trackRecordDays
+    }
+    return learned
+  }
+
+  private func raw(_ date: LocalDate) -> [Routine] {
+    if let known = rawByDay[date] { return known }
+    let learned = analyzer.rawRoutines(
+      in: log, days: date.adding(days: -windowDays)...date.adding(days: -1))
+    rawByDay[date] = learned
+    return learned
   }
 }
