@@ -3,33 +3,54 @@
 // Fits the weights of the confidence model (RoutineCore's ConfidenceModel) on a population:
 // the first N generated personas (as --calibration generates them: 180 days from 2025-01-06,
 // seed 1, here in UTC) and every log given. Each is walked forward as `routine backtest` walks
-// it (7-day windows unless --days), and every routine's forecast gives one row: its features
-// and whether it came true. Prints the fitted weights as the Swift source of
-// ConfidenceModel+Shipped.swift. With --leave-one-out, each log is also fitted without it and
-// backtested with those weights, beside the figures of issue 20's table (the learner before
-// the model, where the log was in it).
+// it (7-day windows unless --days, which must be shorter than the 28-day track record the
+// model needs), and every forecast the model scores gives one row: its features and whether it
+// came true. Prints the fitted weights as the Swift source of ConfidenceModel+Shipped.swift.
+// With --leave-one-out, each log is also fitted without it and backtested with those weights.
+// Exit status: 0, 64 for a bad option, 65 for a log that cannot be read or nothing to fit, 66
+// for a log that does not exist.
 import Foundation
 import RoutineCore
 import RoutineStore
 
-/// The figures of the learner before the model (precision, recall, ECE at 7-day windows and
-/// threshold 0.6), by file name, from issue 20.
-let figuresBeforeModel: [String: (Double, Double, Double)] = [
-  "garmin_karl": (0.551, 0.059, 0.074), "wazari972_saa": (0.551, 0.347, 0.143),
-  "randirl17_nursing": (0.419, 0.040, 0.174), "fjuniorr_huckleberry": (0.624, 0.072, 0.153),
-  "jahearn3_sleeplog": (0.642, 0.238, 0.061), "nmlook_zeo": (0.678, 0.297, 0.050),
-  "werpuc_sleepcycle": (0.699, 0.404, 0.060), "yogat3ch_insighttimer": (0.623, 0.141, 0.090),
-]
-
 func runFit(_ arguments: [String]) -> Int32 {
-  func values(_ name: String) -> [String] {
-    arguments.indices.filter { arguments[$0] == name && $0 + 1 < arguments.count }
-      .map { arguments[$0 + 1] }
+  func fail(_ message: String, _ status: Int32 = 64) -> Int32 {
+    FileHandle.standardError.write(Data("routine-bench --fit: \(message)\n".utf8))
+    return status
   }
-  let personas = Int(values("--personas").last ?? "56") ?? 56
-  let windowDays = Int(values("--days").last ?? "7") ?? 7
-  let files = values("--log")
-  let leaveOneOut = arguments.contains("--leave-one-out")
+  var personas = 56
+  var windowDays = 7
+  var files: [String] = []
+  var leaveOneOut = false
+  var index = arguments.firstIndex(of: "--fit").map { $0 + 1 } ?? arguments.count
+  while index < arguments.count {
+    let name = arguments[index]
+    if name == "--leave-one-out" {
+      leaveOneOut = true
+      index += 1
+      continue
+    }
+    guard ["--personas", "--days", "--log"].contains(name) else {
+      return fail("unknown option '\(name)'")
+    }
+    guard index + 1 < arguments.count else { return fail("\(name): expected a value") }
+    let value = arguments[index + 1]
+    index += 2
+    if name == "--log" {
+      files.append(value)
+      continue
+    }
+    // The model is for windows shorter than the track record: longer ones have no record, and
+    // their held-out estimate stands (docs/analytics.md, "The confidence estimator").
+    let range =
+      name == "--personas" ? 0...10_000 : 1...(AnalysisConfiguration().trackRecordDays - 1)
+    guard let number = Int(value), range.contains(number) else {
+      return fail(
+        "\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound), found '\(value)'"
+      )
+    }
+    if name == "--personas" { personas = number } else { windowDays = number }
+  }
 
   var logs: [(name: String, log: EventLog)] = []
   for path in files {
@@ -40,8 +61,8 @@ func runFit(_ arguments: [String]) -> Int32 {
           daysSince1970: -1_000_000)...RoutineCore.LocalDate(daysSince1970: 1_000_000)
       ).load([EventFileReader(path: path, skipsInvalid: true)], into: &log)
     } catch {
-      FileHandle.standardError.write(Data("routine-bench: \(path): \(error)\n".utf8))
-      return 65
+      let missing = !FileManager.default.fileExists(atPath: path)
+      return fail("\(path): \(error)", missing ? 66 : 65)
     }
     log.sort()
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -66,7 +87,9 @@ func runFit(_ arguments: [String]) -> Int32 {
     }
     rows.append(backtest.predictions(log, windowDays: windowDays))
   }
-  func fit(leaving left: Int?) -> (model: ConfidenceModel, count: Int) {
+  /// The model fitted on every unit but `left`, or `nil` when those forecasts cannot fit one
+  /// (none, or all hits, or all misses).
+  func fit(leaving left: Int?) -> (model: ConfidenceModel, count: Int)? {
     var x: [[Double]] = []
     var y: [Bool] = []
     for unit in 0..<units where unit != left {
@@ -75,12 +98,17 @@ func runFit(_ arguments: [String]) -> Int32 {
         y.append(prediction.hit)
       }
     }
+    guard y.contains(true), y.contains(false) else { return nil }
     return (LogisticRegression.fit(rows: x, outcomes: y), x.count)
   }
 
-  let (model, count) = fit(leaving: nil)
+  guard let (model, count) = fit(leaving: nil) else {
+    return fail(
+      "nothing to fit: the personas and logs gave no forecasts with both hits and misses "
+        + "(\(rows.joined().count) forecasts); give more personas or longer logs", 65)
+  }
   print(
-    "// \(count) forecasts: \(personas) personas, \(logs.count) logs (\(files.count > 0 ? logs.map(\.name).joined(separator: ", ") : "none")), \(windowDays)-day windows"
+    "// \(count) forecasts: \(personas) personas, \(logs.count) logs (\(logs.isEmpty ? "none" : logs.map(\.name).joined(separator: ", "))), \(windowDays)-day windows"
   )
   print("public static let shipped = ConfidenceModel(")
   print("  weights: [")
@@ -90,39 +118,38 @@ func runFit(_ arguments: [String]) -> Int32 {
   print(String(format: "  ],\n  intercept: %.4f)", model.intercept))
 
   guard leaveOneOut, !logs.isEmpty else { return 0 }
+  // Each log backtested with weights fitted without it: the figures docs/analytics.md reports.
   print("")
-  print(
-    "| log | forecasts | precision | recall | ECE | mean P@R | issue 20: precision | recall | ECE |"
-  )
-  print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-  var results: [(String, Int, BacktestResult, (Double, Double, Double)?)?] = []
+  print("| log | forecasts | precision | recall | ECE | mean P@R |")
+  print("| --- | --- | --- | --- | --- | --- |")
+  var sums = [Double](repeating: 0, count: 4)
+  var measured = 0
   for index in logs.indices {
+    let name = logs[index].name
+    guard let without = fit(leaving: personas + index) else {
+      print("| \(name) | \(rows[personas + index].count) | (nothing to fit without it) | | | |")
+      continue
+    }
     var configuration = AnalysisConfiguration()
-    configuration.confidenceModel = fit(leaving: personas + index).model
+    configuration.confidenceModel = without.model
     let result = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).run(
       logs[index].log, windowDays: windowDays)
-    results.append(
-      (logs[index].name, rows[personas + index].count, result, figuresBeforeModel[logs[index].name])
-    )
-  }
-  var sums = [Double](repeating: 0, count: 3)
-  for case (let name, let forecasts, let result, let before)? in results {
-    let precision = result.precision ?? 0
-    let recall = result.recall ?? 0
-    let error = result.calibrationError ?? 0
-    sums[0] += precision
-    sums[1] += recall
-    sums[2] += error
-    let old = before.map { String(format: "%.3f | %.3f | %.3f", $0.0, $0.1, $0.2) } ?? "- | - | -"
+    let figures = [
+      result.precision ?? 0, result.recall ?? 0, result.calibrationError ?? 0,
+      result.curve.meanPrecision ?? 0,
+    ]
+    for (slot, value) in figures.enumerated() { sums[slot] += value }
+    measured += 1
     print(
       String(
-        format: "| %@ | %d | %.3f | %.3f | %.3f | %.3f | %@ |", name, forecasts, precision, recall,
-        error,
-        result.curve.meanPrecision ?? 0, old))
+        format: "| %@ | %d | %.3f | %.3f | %.3f | %.3f |", name, rows[personas + index].count,
+        figures[0], figures[1], figures[2], figures[3]))
   }
-  let n = Double(logs.count)
+  guard measured > 0 else { return 0 }
+  let n = Double(measured)
   print(
     String(
-      format: "| mean | | %.3f | %.3f | %.3f | | | | |", sums[0] / n, sums[1] / n, sums[2] / n))
+      format: "| mean | | %.3f | %.3f | %.3f | %.3f |", sums[0] / n, sums[1] / n, sums[2] / n,
+      sums[3] / n))
   return 0
 }

@@ -161,4 +161,27 @@ import Testing
     #expect(rows.filter(\.hit).count == hits)
     #expect(hits > 0 && hits < rows.count)
   }
+
+  @Test(arguments: [7, 27, 28, 56])
+  func theModelScoresWindowsWithATrackRecordAndLongerOnesKeepTheirEstimate(days: Int) throws {
+    // Sixty days of a wake-up at 07:00, late every fourth day.
+    var builder = LogBuilder()
+    let start = date(2026, 3, 5)
+    for day in 0..<60 {
+      builder.add("Wake Up", start.adding(days: day), day % 4 == 3 ? "09:30" : "07:00")
+    }
+    let analysis = RoutineAnalyzer().analyze(
+      builder.log, window: window(now: "2026-05-04T05:00:00+02:00", days: days))
+    let routine = try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
+    let evidence = try #require(routine.evidence?.features)
+    if days < AnalysisConfiguration().trackRecordDays {
+      #expect(evidence.recordDays > 0)
+      #expect(abs(routine.confidence - ConfidenceModel.shipped.confidence(evidence)) < 1e-12)
+    } else {
+      // A window as long as the record has none: the model, fitted where there is one, does not
+      // speak for it.
+      #expect(evidence.recordDays == 0)
+      #expect(routine.confidence == evidence.heldOut)
+    }
+  }
 }

@@ -318,11 +318,8 @@ struct RoutineAnalyzerTests {
     let weight = { (age: Int) in pow(2, -Double(age) / 7) }
     let hits = [6, 5, 3, 2].map(weight).reduce(0, +)
     let days = [6, 5, 4, 3, 2].map(weight).reduce(0, +)
-    let heldOut = (hits + 1) / (days + 2)
-    #expect(abs((routine.evidence?.features.heldOut ?? -1) - heldOut) < 1e-9)
-    // Without a record, the model weighs that estimate alone.
-    let expected = ConfidenceModel.shipped.confidence(ConfidenceFeatures(heldOut: heldOut))
-    #expect(abs(routine.confidence - expected) < 1e-9)
+    // Without a track record at all, the estimate stands: the model is fitted where there is one.
+    #expect(abs(routine.confidence - (hits + 1) / (days + 2)) < 1e-9)
     #expect(routine.daysMatched == 4)
   }
 
@@ -434,8 +431,8 @@ struct CalibrationTests {
     }
     let alone = try confidence(0)
     let recorded = try confidence(28)
-    #expect(alone > 0.6)
-    #expect(recorded < alone)
+    #expect(alone > 0.8)
+    #expect(recorded < alone - 0.1)
   }
 
   @Test func theAnalysisReadsTheRecordDaysBeforeTheWindowAndTheWeekdaySetHorizon() {

@@ -116,8 +116,7 @@ struct RoutineLearner: Sendable {
       else { continue }
       // Learned over the horizon with a half-life of weeks and no track record: the
       // confidence model, fitted on next-day forecasts from a window, does not speak for it,
-      // and its held-out estimate stands (docs/analytics.md, "The confidence model").
-      routine.confidence = routine.evidence?.features.heldOut ?? routine.confidence
+      // and its held-out estimate stands (docs/analytics.md, "The confidence estimator").
       routine.evidence = nil
       routines.append(routine)
     }
@@ -552,7 +551,10 @@ struct RoutineLearner: Sendable {
       kind: kind,
       time: candidate.time,
       dayKind: candidate.dayKind,
-      confidence: configuration.confidenceModel.confidence(features),
+      // The window's own estimate; the track record turns it into the model's (see
+      // ``TrackRecord``). Where there is no record at all (windows as long as the record), the
+      // estimate stands: the model was fitted where there is one.
+      confidence: heldOut,
       occurrences: candidate.occurrences,
       daysMatched: candidate.hitsInSample,
       daysObserved: candidate.daysObserved,

@@ -68,8 +68,8 @@ struct TrackRecord: Sendable {
     let pooled = records.reduce((hits: 0, days: 0)) { ($0.hits + $1.hits, $0.days + $1.days) }
     return zip(routines, records).map { routine, record in
       let (hits, days) = record
-      // A new slot has no record of its own, but the person's record still speaks for it.
-      guard days > 0 || pooled.days > 0 else { return routine }
+      // A new slot has no record of its own, but the model still weighs it (the flag, and the
+      // person's record).
       var adjusted = routine
       // A routine made by hand has no evidence: its counts stand in for it.
       var features =
