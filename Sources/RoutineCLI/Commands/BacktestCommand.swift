@@ -47,7 +47,7 @@ enum BacktestCommand: Command {
       threshold.spec, baseline.spec, curve,
       AnalyzeCommand.format.spec, AnalyzeCommand.skipInvalid, AnalyzeCommand.assumeZone.spec,
     ],
-    globals: ["store", "json"])
+    globals: ["store", "tz", "json"])
 
   /// `--log FILE`, repeatable.
   static let log = AnalyzeCommand.log.describing(
