@@ -180,6 +180,27 @@ struct MessageTests {
       ), "\(plan.stdout)")
   }
 
+  @Test func routinesLearnedFromBeforeAnEmptyWindowSaySo() {
+    // The sample's events end on Sunday 2026-04-26; three weeks later the window is empty, but
+    // the last days with events within the six-week horizon still teach the weekday routines.
+    let sample = EndToEndTests.data.appendingPathComponent("sample.csv").path
+    let later = Sandbox(now: "2026-05-20T06:00:00+02:00")
+    #expect(later.run("import", sample).status == 0)
+    for arguments in [["analyze"], ["analyze", "--json"], ["analyze", "--log", sample]] {
+      let result = later.run(arguments)
+      #expect(result.status == 0)
+      #expect(result.stdout.contains("Wake Up"), "\(arguments)")
+      #expect(
+        result.stderr
+          == "warning: no events from 2026-05-13 to 2026-05-19; these routines are learned from "
+          + "the days with events before, the last on Sun 2026-04-26\n", "\(arguments)")
+    }
+    // With events in the window, nothing to warn about.
+    let now = Sandbox(now: "2026-04-27T06:00:00+02:00")
+    #expect(now.run("import", sample).status == 0)
+    #expect(now.run("analyze").stderr == "")
+  }
+
   @Test func emptyStatesAreAnswersOnStandardOutput() {
     let sandbox = Sandbox()
     for (command, text) in [

@@ -103,6 +103,14 @@ enum AnalyzeCommand: Command {
   ) throws {
     let analysis = analyzer.analyze(log, window: window)
     let note = analysis.routines.isEmpty ? try emptyNote() : nil
+    // Days with events reach back past an empty window: the heading names days that hold none
+    // of what the routines were learned from.
+    if !analysis.routines.isEmpty, let dates = log.dateRange, dates.upperBound < window.firstDay {
+      let last = dates.upperBound
+      context.warn(
+        "no events from \(window.firstDay) to \(window.learningDays.upperBound); these routines "
+          + "are learned from the days with events before, the last on \(last.weekdayName) \(last)")
+    }
     let weeklyDays =
       analyzer.learnsWeekly(windowDays: window.days) ? analyzer.configuration.weeklyDays : 0
     if context.isJSON {
