@@ -152,14 +152,28 @@ import Testing
       builder.add("Wake Up", start.adding(days: day), day % 5 == 4 ? "08:40" : "07:0\(day % 7)")
       builder.add("Coffee", start.adding(days: day), day % 3 == 0 ? "15:00" : "10:00")
     }
-    let backtest = Backtest()
-    let rows = backtest.predictions(builder.log, windowDays: 7)
-    let result = backtest.run(builder.log, windowDays: 7)
-    // One row per forecast the model scored, each hit counted as the backtest counts it.
-    #expect(rows.count == result.predictions)
-    let hits = result.reliability.reduce(0) { $0 + Int((Double($1.count) * $1.hitRate).rounded()) }
+    // The fit's rows are the backtest's forecasts with every slot the significance test
+    // refused shown (which of them an analysis shows depends on the weights being fitted).
+    // Without the horizon's routines of some days, every forecast has evidence.
+    var configuration = AnalysisConfiguration()
+    configuration.weeklyDays = 0
+    let rows = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).predictions(
+      builder.log, windowDays: 7)
+    configuration.unclaimedMinimum = -1
+    let everything = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).run(
+      builder.log, windowDays: 7)
+    #expect(rows.count == everything.predictions)
+    let hits = everything.reliability.reduce(0) {
+      $0 + Int((Double($1.count) * $1.hitRate).rounded())
+    }
     #expect(rows.filter(\.hit).count == hits)
     #expect(hits > 0 && hits < rows.count)
+    // Refused slots are among them; by default the backtest forecasts fewer.
+    #expect(rows.contains { $0.features.unclaimed })
+    configuration.unclaimedMinimum = AnalysisConfiguration().unclaimedMinimum
+    let shown = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).run(
+      builder.log, windowDays: 7)
+    #expect(shown.predictions < rows.count)
   }
 
   @Test(arguments: [7, 27, 28, 56])
@@ -183,5 +197,39 @@ import Testing
       #expect(evidence.recordDays == 0)
       #expect(routine.confidence == evidence.heldOut)
     }
+  }
+
+  @Test func aRefusedSlotIsShownOnlyWhenTheModelTrustsItAndTellsNoOutliers() throws {
+    // Five weeks: a wake-up at 07:00 every day but the last, at 10:30; a stretch at 12:00 every
+    // other day. With a significance level no evidence can meet, every slot is refused,
+    // and the model alone decides which are forecasts.
+    var builder = LogBuilder()
+    let start = date(2026, 3, 30)
+    for day in 0..<35 {
+      builder.add("Wake Up", start.adding(days: day), day == 34 ? "10:30" : "07:00")
+      if day % 2 == 0 { builder.add("Stretch", start.adding(days: day), "12:00") }
+    }
+    var configuration = AnalysisConfiguration()
+    configuration.significanceLevel = 0
+    let analysis = RoutineAnalyzer(configuration: configuration).analyze(
+      builder.log, window: window(now: "2026-05-04T11:00:00+02:00", days: 7))
+    let wakeUp = try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
+    #expect(!wakeUp.isClaimed)
+    #expect(wakeUp.confidence > configuration.unclaimedMinimum)
+    #expect(!analysis.routines.contains { $0.kind.name == "Stretch" })
+    // It was a forecast, below the bar: shown with a bar of 0.
+    configuration.unclaimedMinimum = 0
+    let all = RoutineAnalyzer(configuration: configuration).analyze(
+      builder.log, window: window(now: "2026-05-04T11:00:00+02:00", days: 7))
+    let stretch = try #require(all.routines.first { $0.kind.name == "Stretch" })
+    #expect(stretch.confidence < AnalysisConfiguration().unclaimedMinimum)
+    // Refused slots are forecasts, not the usual: 10:30 is no outlier of them.
+    #expect(analysis.outliers.isEmpty)
+    // With the usual significance level both are claimed, and 10:30 is an outlier.
+    let usual = RoutineAnalyzer().analyze(
+      builder.log, window: window(now: "2026-05-04T11:00:00+02:00", days: 7))
+    let claimed = usual.routines.filter { $0.kind.name == "Wake Up" }.allSatisfy { $0.isClaimed }
+    #expect(claimed)
+    #expect(usual.outliers.map(\.kind.name) == ["Wake Up"])
   }
 }

@@ -65,6 +65,10 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   public var eventDays: Int = 20
   /// Event kinds whose time between them is a usual duration (the commute).
   public var pairs: [EventPair] = EventPair.builtIn
+  /// A slot the significance test refuses (its hits no more than events at random times would
+  /// give) is shown, and planned, only when the confidence model gives it more than this: the
+  /// planner's threshold.
+  public var unclaimedMinimum: Double = 0.6
   /// The model that turns a routine's evidence into its confidence (see ``ConfidenceModel``).
   public var confidenceModel: ConfidenceModel = .shipped
 

@@ -25,7 +25,7 @@ extension Backtest {
     while day <= range.upperBound {
       defer { day = day.adding(days: 1) }
       guard logged.contains(day) else { continue }
-      let learned = forecasts.routines(for: day)
+      let learned = forecasts.routines(for: day, shown: false)
       var byKind: [Int: [Routine]] = [:]
       for routine in learned where routine.dayKind.contains(day) {
         byKind[log.index(ofKey: routine.kind.key)!, default: []].append(routine)

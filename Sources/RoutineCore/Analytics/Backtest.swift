@@ -242,15 +242,17 @@ final class DailyForecasts {
     self.windowDays = windowDays
   }
 
-  /// What the analyzer forecasts for `day`; days must come in ascending order.
-  func routines(for day: LocalDate) -> [Routine] {
+  /// What the analyzer forecasts for `day`; days must come in ascending order. With `shown`,
+  /// only what an analysis shows (``RoutineAnalyzer/shown(_:windowDays:)``); without, every
+  /// forecast the model scores, as the fit needs them.
+  func routines(for day: LocalDate, shown: Bool = true) -> [Routine] {
     let first = log.dateRange?.lowerBound ?? day
     // The track record reads only routines from the window, as in an analysis.
     let daily = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
       $0 > first ? self.raw($0) : nil
     }
     let learned = analyzer.merged(
-      daily: daily,
+      daily: shown ? analyzer.shown(daily, windowDays: windowDays) : daily,
       weekly: analyzer.weeklyRoutines(in: log, before: day, windowDays: windowDays))
     rawByDay = rawByDay.filter {
       $0.key.daysSince1970 > day.daysSince1970 - analyzer.configuration.trackRecordDays

@@ -23,6 +23,10 @@ public struct ConfidenceFeatures: Sendable, Hashable {
   /// How many days of record the window's estimate counts as, where the record and the
   /// window are blended (``AnalysisConfiguration/trackRecordWindowWeight``).
   public var windowWeight: Double
+  /// Whether the significance test refused the slot: its hits are no more than events at
+  /// random times would give (a kind logged many times a day). Such a routine is still a
+  /// forecast, and the model says what it is worth.
+  public var unclaimed = false
 
   /// Features from their counts.
   public init(
@@ -38,7 +42,7 @@ public struct ConfidenceFeatures: Sendable, Hashable {
   }
 
   /// The names of ``vector``'s entries, in order (the fit prints them beside the weights).
-  public static let names = ["no record", "held out", "pooled record", "blended"]
+  public static let names = ["no record", "held out", "pooled record", "blended", "unclaimed"]
 
   /// The numbers the model weighs, in the order of ``names``: rates on the log-odds scale,
   /// where a logistic model adds evidence. A missing record reads as even odds with the
@@ -59,6 +63,7 @@ public struct ConfidenceFeatures: Sendable, Hashable {
       logOdds(heldOut),
       pooledDays > 0 ? logOdds(Double(pooledHits), Double(pooledDays - pooledHits)) : 0,
       logOdds(blended),
+      unclaimed ? 1 : 0,
     ]
   }
 }

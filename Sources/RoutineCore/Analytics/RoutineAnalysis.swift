@@ -32,6 +32,10 @@ public struct Routine: Sendable, Hashable {
   /// it again).
   var evidence: RoutineEvidence? = nil
 
+  /// Whether the significance test claimed it (routines made by hand, and routines of some
+  /// days of the week, count as claimed).
+  var isClaimed: Bool { evidence?.features.unclaimed != true }
+
   /// The local calendar date a routine day's suggestion falls on is the routine day itself;
   /// this is the naive local time of the suggestion on `date`.
   public func suggestedLocalSeconds(on date: LocalDate) -> Int64 {

@@ -63,8 +63,11 @@ public struct RoutineAnalyzer: Sendable {
       let times = KindTimes(log.times[index], near: earliest...window.today, notAfter: window.now)
       let daily = learner.routines(of: kind, times: times, days: days)
       let weekly = horizon.map { learner.weeklyRoutines(of: kind, times: times, days: $0) }
+      // Outliers are told from claimed routines only: a slot kept by chance says nothing
+      // about what is unusual.
       let odd = self.outliers(
-        of: kind, times: times, routines: self.merged(daily: daily, weekly: weekly ?? []),
+        of: kind, times: times,
+        routines: self.merged(daily: daily.filter(\.isClaimed), weekly: weekly ?? []),
         days: learning.lowerBound...window.today)
       return (daily, weekly ?? [], odd)
     }
@@ -85,7 +88,8 @@ public struct RoutineAnalyzer: Sendable {
       date in
       history[window.today.daysSince1970 - date.daysSince1970 - 1]
     }
-    var routines = merged(daily: daily, weekly: perKind.flatMap { $0.1 })
+    var routines = merged(
+      daily: shown(daily, windowDays: windowDays), weekly: perKind.flatMap { $0.1 })
     var outliers = perKind.flatMap { $0.2 }
     routines.sort { ($0.time, $0.kind.name, $0.dayKind) < ($1.time, $1.kind.name, $1.dayKind) }
     outliers.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
@@ -108,7 +112,19 @@ public struct RoutineAnalyzer: Sendable {
         confidences: false)
     }
     return merged(
-      daily: daily, weekly: weeklyRoutines(in: log, before: next, windowDays: length))
+      daily: shown(daily, windowDays: length),
+      weekly: weeklyRoutines(in: log, before: next, windowDays: length))
+  }
+
+  /// The routines of `routines` an analysis shows: the claimed ones, and those the significance
+  /// test refused when the confidence model, with a track record to weigh, gives them more than
+  /// ``AnalysisConfiguration/unclaimedMinimum``. Without a record (windows as long as the
+  /// record) refused slots are not shown: the model does not score them there.
+  func shown(_ routines: [Routine], windowDays: Int) -> [Routine] {
+    let scored = usesTrackRecord(windowDays: windowDays)
+    return routines.filter {
+      $0.isClaimed || (scored && $0.confidence > configuration.unclaimedMinimum)
+    }
   }
 
   /// `routines`, learned for `day`, with the track record of the days before it (`history`

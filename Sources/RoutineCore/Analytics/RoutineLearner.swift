@@ -111,8 +111,9 @@ struct RoutineLearner: Sendable {
       }
       // The part kept on its days: a weekday set, or a standard kind (weekends, when only
       // Sunday ranked first).
+      // Only claimed: the model, which could vouch for a refused slot, does not score these.
       guard let part = best?.partition.first(where: isKept),
-        var routine = claimed(kind, part, in: placed, times, days)
+        var routine = claimed(kind, part, in: placed, times, days), routine.isClaimed
       else { continue }
       // Learned over the horizon with a half-life of weeks and no track record: the
       // confidence model, fitted on next-day forecasts from a window, does not speak for it,
@@ -161,9 +162,13 @@ struct RoutineLearner: Sendable {
     guard
       let candidate = learn(
         dayKind, placed.members, times, placed.cluster, days, center: placed.peak),
-      isClaimed(candidate)
+      candidate.hitsInSample >= configuration.minimumDays
     else { return nil }
-    return routine(kind, from: candidate)
+    var result = routine(kind, from: candidate)
+    // A slot the significance test refuses is kept as a forecast for the confidence model to
+    // score; the analyzer shows it only when the model trusts it (``RoutineAnalyzer/shown``).
+    if !isClaimed(candidate) { result.evidence?.features.unclaimed = true }
+    return result
   }
 
   /// Each day's time in a cluster (the event nearest the middle of the arc), as a minute of the

@@ -63,9 +63,13 @@ struct TrackRecord: Sendable {
       }
       return (hits, days)
     }
-    // Every slot's record pooled: how often this person's forecasts came true lately, whatever
-    // the slot (an irregular person misses in every slot alike).
-    let pooled = records.reduce((hits: 0, days: 0)) { ($0.hits + $1.hits, $0.days + $1.days) }
+    // Every claimed slot's record pooled: how often this person's forecasts came true lately,
+    // whatever the slot (an irregular person misses in every slot alike). Slots the
+    // significance test refused would pull it down for a person who logs a kind all day long.
+    let pooled = zip(routines, records).reduce((hits: 0, days: 0)) { total, pair in
+      pair.0.evidence?.features.unclaimed == true
+        ? total : (total.hits + pair.1.hits, total.days + pair.1.days)
+    }
     return zip(routines, records).map { routine, record in
       let (hits, days) = record
       // A new slot has no record of its own, but the model still weighs it (the flag, and the
