@@ -22,9 +22,13 @@ func runFit(_ arguments: [String]) -> Int32 {
   var windowDays = 7
   var files: [String] = []
   var leaveOneOut = false
-  var index = arguments.firstIndex(of: "--fit").map { $0 + 1 } ?? arguments.count
+  var index = 1
   while index < arguments.count {
     let name = arguments[index]
+    if name == "--fit" {
+      index += 1
+      continue
+    }
     if name == "--leave-one-out" {
       leaveOneOut = true
       index += 1
@@ -56,10 +60,15 @@ func runFit(_ arguments: [String]) -> Int32 {
   for path in files {
     var log = EventLog()
     do {
-      _ = try EventLogLoader(
+      let summary = try EventLogLoader(
         days: RoutineCore.LocalDate(
           daysSince1970: -1_000_000)...RoutineCore.LocalDate(daysSince1970: 1_000_000)
       ).load([EventFileReader(path: path, skipsInvalid: true)], into: &log)
+      // Real logs have a few lines no reader can use; a log that lost many says so.
+      if !summary.skipped.isEmpty {
+        FileHandle.standardError.write(
+          Data("routine-bench --fit: \(path): \(summary.skipped.count) lines skipped\n".utf8))
+      }
     } catch {
       let missing = !FileManager.default.fileExists(atPath: path)
       return fail("\(path): \(error)", missing ? 66 : 65)
@@ -126,6 +135,10 @@ func runFit(_ arguments: [String]) -> Int32 {
   var measured = 0
   for index in logs.indices {
     let name = logs[index].name
+    guard !rows[personas + index].isEmpty else {
+      print("| \(name) | 0 | (no forecasts: too short, or no routine) | | | |")
+      continue
+    }
     guard let without = fit(leaving: personas + index) else {
       print("| \(name) | \(rows[personas + index].count) | (nothing to fit without it) | | | |")
       continue

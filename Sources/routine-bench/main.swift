@@ -21,6 +21,20 @@ import Foundation
 #endif
 
 let arguments = CommandLine.arguments
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(
+    """
+    usage: routine-bench [--runs N] [--work DIR]     the performance targets (docs/performance.md)
+           routine-bench --export | --delivery [--idle-seconds N] | --unbounded | --health
+           routine-bench --quality                      the long backtest's quality bars
+           routine-bench --calibration [--personas N]   calibration on generated people
+           routine-bench --fit [--personas N] [--log FILE]... [--days N] [--leave-one-out]
+                                                        refit the confidence model
+    Run from a release build (swift build -c release); docs/analytics.md and
+    docs/performance.md say what each measures.
+    """)
+  exit(0)
+}
 if arguments.contains("--hello") {
   // The baseline: a Swift program that imports Foundation and prints.
   print("hello, \(Date(timeIntervalSince1970: 0).timeIntervalSince1970)")

@@ -195,6 +195,9 @@ struct MessageTests {
           == "warning: no events from 2026-05-13 to 2026-05-19; these routines are learned from "
           + "the days with events before, the last on Sun 2026-04-26\n", "\(arguments)")
     }
+    // An event logged today is not in the window, which ends yesterday: the warning stays.
+    #expect(later.run("log", "Coffee", "--at", "05:30").status == 0)
+    #expect(later.run("analyze").stderr.hasPrefix("warning: no events from 2026-05-13 to "))
     // With events in the window, nothing to warn about.
     let now = Sandbox(now: "2026-04-27T06:00:00+02:00")
     #expect(now.run("import", sample).status == 0)

@@ -70,7 +70,7 @@ struct BacktestTests {
     var events: [(EventKind, Timestamp)] = []
     generator.generate { events.append(($0.kind, $0.timestamp)) }
     let result = Backtest().run(EventLog(events), windowDays: 7)
-    // Bars below what the method reaches here (0.73, 0.42, 0.21), so that a regression in the
+    // Bars below what the method reaches here (0.78, 0.59, 0.20), so that a regression in the
     // estimator fails.
     #expect(result.days + result.daysSkipped == 21)
     #expect(try #require(result.precision) > 0.65)

@@ -105,8 +105,9 @@ enum AnalyzeCommand: Command {
     let note = analysis.routines.isEmpty ? try emptyNote() : nil
     // Days with events reach back past an empty window: the heading names days that hold none
     // of what the routines were learned from.
-    if !analysis.routines.isEmpty, let dates = log.dateRange, dates.upperBound < window.firstDay {
-      let last = dates.upperBound
+    if !analysis.routines.isEmpty,
+      let last = log.latestDate(through: window.learningDays.upperBound), last < window.firstDay
+    {
       context.warn(
         "no events from \(window.firstDay) to \(window.learningDays.upperBound); these routines "
           + "are learned from the days with events before, the last on \(last.weekdayName) \(last)")

@@ -85,4 +85,17 @@ public struct EventLog: Sendable {
     guard let first, let last else { return nil }
     return first.localDate...last.localDate
   }
+
+  /// The latest local date of any event on or before `day`, or `nil` when none is (the log must
+  /// be sorted).
+  public func latestDate(through day: LocalDate) -> LocalDate? {
+    let end = Int64(day.daysSince1970 + 1) * 86_400
+    var latest: EventTime?
+    for list in times {
+      let index = list.lowerBound(localSeconds: end) - 1
+      guard index >= 0 else { continue }
+      if latest == nil || list[index] > latest! { latest = list[index] }
+    }
+    return latest?.localDate
+  }
 }
