@@ -232,4 +232,39 @@ import Testing
     #expect(claimed)
     #expect(usual.outliers.map(\.kind.name) == ["Wake Up"])
   }
+
+  @Test func aMoveAcrossZonesKeepingTheWallClockChangesNoConfidence() throws {
+    // Five weeks of a 07:00 wake-up and a 12:30 lunch; one person stays in Berlin, the other
+    // flies to New York after three weeks (six hours back) and keeps the same wall-clock times.
+    // The record, the days with events and the model read local times: both get the same
+    // routines, counts and confidences.
+    let start = date(2026, 3, 30)
+    func analysis(movingOnDay move: Int?) -> RoutineAnalysis {
+      var berlin = LogBuilder("Europe/Berlin")
+      var newYork = LogBuilder("America/New_York")
+      for day in 0..<35 {
+        let lunch = day % 5 == 4 ? "14:00" : "12:30"
+        if let move, day >= move {
+          newYork.add("Wake Up", start.adding(days: day), "07:00")
+          newYork.add("Lunch", start.adding(days: day), lunch)
+        } else {
+          berlin.add("Wake Up", start.adding(days: day), "07:00")
+          berlin.add("Lunch", start.adding(days: day), lunch)
+        }
+      }
+      let zoneName = move == nil ? "Europe/Berlin" : "America/New_York"
+      let now = move == nil ? "2026-05-04T05:00:00+02:00" : "2026-05-04T05:00:00-04:00"
+      return RoutineAnalyzer().analyze(
+        EventLog(berlin.events + newYork.events),
+        window: window(now: now, days: 7, zone: zoneName))
+    }
+    let stayed = analysis(movingOnDay: nil)
+    let moved = analysis(movingOnDay: 21)
+    #expect(stayed.routines.count == 2)
+    #expect(moved.routines.map(\.time) == stayed.routines.map(\.time))
+    #expect(moved.routines.map(\.confidence) == stayed.routines.map(\.confidence))
+    #expect(moved.routines.map(\.reasoning) == stayed.routines.map(\.reasoning))
+    #expect(moved.routines.allSatisfy { ($0.evidence?.features.recordDays ?? 0) > 20 })
+    #expect(moved.outliers.map(\.kind.name) == stayed.outliers.map(\.kind.name))
+  }
 }
