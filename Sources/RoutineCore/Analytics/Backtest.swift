@@ -234,19 +234,22 @@ final class DailyForecasts {
   private let analyzer: RoutineAnalyzer
   private let log: EventLog
   private let windowDays: Int
+  /// The log's first day: days up to it have nothing to learn from.
+  private let firstDay: LocalDate?
   private var rawByDay: [LocalDate: [Routine]] = [:]
 
   init(analyzer: RoutineAnalyzer, log: EventLog, windowDays: Int) {
     self.analyzer = analyzer
     self.log = log
     self.windowDays = windowDays
+    firstDay = log.dateRange?.lowerBound
   }
 
   /// What the analyzer forecasts for `day`; days must come in ascending order. With `shown`,
   /// only what an analysis shows (``RoutineAnalyzer/shown(_:windowDays:)``); without, every
   /// forecast the model scores, as the fit needs them.
   func routines(for day: LocalDate, shown: Bool = true) -> [Routine] {
-    let first = log.dateRange?.lowerBound ?? day
+    let first = firstDay ?? day
     // The track record reads only routines from the window, as in an analysis.
     let daily = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
       $0 > first ? self.raw($0) : nil

@@ -56,7 +56,7 @@ struct RoutineLearner: Sendable {
       // A split must be strictly better than a simpler one to be chosen.
       let best = scores.indices.reduce(0) { scores[$1] > scores[$0] ? $1 : $0 }
       for dayKind in DayKind.partitions[best] {
-        if let routine = claimed(kind, dayKind, in: placed, times, days) {
+        if let routine = slotRoutine(kind, dayKind, in: placed, times, days) {
           routines.append(routine)
         }
       }
@@ -113,7 +113,7 @@ struct RoutineLearner: Sendable {
       // Sunday ranked first).
       // Only claimed: the model, which could vouch for a refused slot, does not score these.
       guard let part = best?.partition.first(where: isKept),
-        var routine = claimed(kind, part, in: placed, times, days), routine.isClaimed
+        var routine = slotRoutine(kind, part, in: placed, times, days), routine.isClaimed
       else { continue }
       // Learned over the horizon with a half-life of weeks and no track record: the
       // confidence model, fitted on next-day forecasts from a window, does not speak for it,
@@ -154,8 +154,9 @@ struct RoutineLearner: Sendable {
     }
   }
 
-  /// The routine of `dayKind` in `placed`, when the evidence claims one.
-  private func claimed(
+  /// The routine of `dayKind` in `placed`, when it has enough hit days: claimed when the
+  /// significance test says so, else marked unclaimed (``ConfidenceFeatures/unclaimed``).
+  private func slotRoutine(
     _ kind: EventKind, _ dayKind: DayKind, in placed: PlacedCluster, _ times: KindTimes,
     _ days: LearningDays
   ) -> Routine? {
