@@ -196,6 +196,21 @@ struct OtherAppsCSVTests {
       ), "\(missing.stderr)")
   }
 
+  @Test(arguments: [
+    "timestamp=\" Start \",event=\" Spaced \"", "timestamp=Start,event=Spaced",
+    "timestamp=\"start\" , event= \"\tSPACED\t\"",
+  ])
+  func aQuotedHeaderWithSpacesAroundItMatchesAsTheFilesHeaderDoes(columns: String) {
+    // The file's own header text, pasted in quotes, must match it: spaces around a header are
+    // dropped inside quotes as outside, in the map as in the file.
+    let sandbox = Sandbox()
+    let file = sandbox.file(
+      "s.csv", "\" Start \",\" Spaced \"\n2026-04-27T07:05:00+02:00,Tea\n")
+    let result = sandbox.run("import", file, "--columns", columns)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(events(sandbox) == ["2026-04-27T07:05:00+02:00 Tea - - import"])
+  }
+
   @Test func aSourceColumnIsReadAndAnUnknownSourceIsBadData() {
     let sandbox = Sandbox()
     let good = sandbox.file(

@@ -273,6 +273,92 @@ struct HealthMappingTests {
   }
 }
 
+extension HealthMappingTests {
+  @Test func aWeekOfMoreSamplesThanAreHeldMergesInBoundedMemory() {
+    // Past the threshold within one week nothing can be emitted yet: the samples of each open
+    // night are held as one span, not all of them (which sorted them all again at every sample).
+    var nights = SleepNights()
+    let perNight = (SleepNights.flushThreshold + 4_000) / 7 + 1
+    let base = stamp("2026-03-02T23:00:00+01:00").secondsSince1970
+    var maximumHeld = 0
+    for night in 0..<7 {
+      for piece in 0..<perNight {
+        // 8 hours of overlapping 60-second samples.
+        let start = base + Int64(night) * 86400 + Int64(piece) * 28_800 / Int64(perNight)
+        nights.add(
+          stage: .asleep, start: Timestamp(secondsSinceInstant: start),
+          end: Timestamp(secondsSinceInstant: start + 60))
+        maximumHeld = max(maximumHeld, nights.heldSamples)
+      }
+    }
+    #expect(maximumHeld <= SleepNights.flushThreshold)
+    #expect(nights.heldSamples < 10_000)
+    let found = nights.finish()
+    #expect(found.count == 7)
+    #expect(
+      found.map { $0.bedTime.secondsSince1970 } == (0..<7).map { base + Int64($0) * 86400 })
+    #expect(
+      found.allSatisfy { night in
+        let length = night.wakeUp.secondsSince1970 - night.bedTime.secondsSince1970
+        return length > 28_700 && length <= 28_860
+      })
+  }
+
+  @Test func samplesThatNoFlushCanDropAreSortedRarely() {
+    // Hostile: each sample spans 100 days, so no night ends and none can be held as one span.
+    // The next flush waits for twice what the last one kept: held samples only ever double.
+    var nights = SleepNights(flushingPast: 64)
+    let base = stamp("2026-03-02T23:00:00+01:00").secondsSince1970
+    for index in 0..<5_000 {
+      let start = base + Int64(index)
+      nights.add(
+        stage: .inBed, start: Timestamp(secondsSinceInstant: start),
+        end: Timestamp(secondsSinceInstant: start + 100 * 86400))
+    }
+    // 64, 128, 256, ... 4096: seven flushes, where one per sample after the 64th was 4,937.
+    #expect(nights.flushes <= 8)
+    #expect(nights.heldSamples == 5_000)
+    #expect(nights.finish().count == 5_000)
+  }
+
+  /// Seeded nights in time order: naps, gaps near 90 minutes, long nights near 14 hours,
+  /// offsets changing with a trip, overlapping sources.
+  static func randomSamples(seed: UInt64) -> [(SleepStage, Timestamp, Timestamp)] {
+    var generator = SplitMix64(seed: seed)
+    var samples: [(SleepStage, Timestamp, Timestamp)] = []
+    var start = stamp("2026-01-05T22:00:00+01:00").secondsSince1970
+    var offset: Int32 = 3600
+    for _ in 0..<3_000 {
+      start += Int64.random(in: 0...(3 * 3600), using: &generator)
+      if Int.random(in: 0..<200, using: &generator) == 0 {
+        offset = [3600, -18_000, 34_200, 20_700].randomElement(using: &generator)!
+      }
+      let length = Int64.random(in: 0...(5 * 3600), using: &generator)
+      let stage: SleepStage = [.inBed, .asleep, .asleep, .awake].randomElement(using: &generator)!
+      samples.append(
+        (
+          stage, Timestamp(secondsSince1970: start, utcOffsetSeconds: offset),
+          Timestamp(secondsSince1970: start + length, utcOffsetSeconds: offset)
+        ))
+    }
+    return samples
+  }
+
+  @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+  func flushingOftenChangesNoNightOfSamplesInTimeOrder(seed: UInt64) {
+    var rarely = SleepNights(flushingPast: 1 << 30)
+    var often = SleepNights(flushingPast: 8)
+    for (stage, start, end) in Self.randomSamples(seed: seed) {
+      rarely.add(stage: stage, start: start, end: end)
+      often.add(stage: stage, start: start, end: end)
+    }
+    let expected = rarely.finish()
+    #expect(expected.count > 100)
+    #expect(often.finish() == expected)
+    #expect(often.naps == rarely.naps)
+  }
+}
+
 extension Timestamp {
   fileprivate init(secondsSinceInstant seconds: Int64) {
     self.init(secondsSince1970: seconds, utcOffsetSeconds: 3600)

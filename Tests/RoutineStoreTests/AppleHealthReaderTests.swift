@@ -141,6 +141,30 @@ struct AppleHealthReaderTests {
     #expect(scanner.text(scanner.attribute("b")!) == "Jörg's &&unknown; &#1F;")
   }
 
+  @Test func linesAreCountedRightAcrossManyBuffersOfRecords() throws {
+    // 30,000 records (about 5 MiB: several refills of the 1 MiB buffer), every 997th with a bad
+    // date, some records spread over several lines: each bad one is reported at its own line.
+    let directory = TemporaryDirectory()
+    let headerLines = Self.header.split(separator: "\n", omittingEmptySubsequences: false).count
+    var body = ""
+    var line = headerLines
+    var expected: [Int] = []
+    for index in 0..<30_000 {
+      let month = index % 997 == 0 ? "13" : "03"
+      let spread = index % 5 == 0
+      if index % 997 == 0 { expected.append(line) }
+      body +=
+        " <Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" sourceName=\"W\""
+        + (spread ? "\n  " : " ")
+        + "startDate=\"2026-\(month)-02 23:00:00 +0100\" endDate=\"2026-03-03 07:00:00 +0100\""
+        + " value=\"HKCategoryValueSleepAnalysisAsleepCore\"/>\n"
+      line += spread ? 2 : 1
+    }
+    let path = directory.file("export.xml", Self.export(body))
+    let (summary, _) = try read(path, skipping: true)
+    #expect(summary.invalid.map(\.line) == expected)
+  }
+
   @Test func aBadDateNamesTheFileAndLine() throws {
     let directory = TemporaryDirectory()
     let path = directory.file(
@@ -254,6 +278,33 @@ struct AppleHealthReaderTests {
     ])
     let (_, result) = try read(directory.file("exact.zip", bytes: exact))
     #expect(result.events.count == 5)
+  }
+
+  @Test func twoEntriesOfTheHealthAppsOwnNameAreRefusedNamingThem() throws {
+    // One name twice (an archive added to after the Health app wrote it): which copy is the
+    // person's is not for routine to guess, and `unzip -p` cannot pick the second either.
+    let directory = TemporaryDirectory()
+    let twice = StoredZip.archive([
+      ("apple_health_export/export.xml", "<HealthData>"),
+      ("apple_health_export/export.xml", Self.sample),
+    ])
+    let error = try #require(throws: ArchiveError.self) {
+      try read(directory.file("twice.zip", bytes: twice))
+    }
+    #expect(
+      error.description.contains(
+        "found 2: apple_health_export/export.xml (2 entries of that name); "
+          + "an archive holding one name twice"))
+    // Beside another folder's copy, the Health app's own entries still decide, and two of
+    // them are still two.
+    let three = StoredZip.archive([
+      ("apple_health_export/export.xml", Self.sample), ("backup/export.xml", Self.sample),
+      ("apple_health_export/export.xml", Self.sample),
+    ])
+    let refused = try #require(throws: ArchiveError.self) {
+      try read(directory.file("three.zip", bytes: three))
+    }
+    #expect(refused.description.contains("found 2: apple_health_export/export.xml"))
   }
 
   @Test func aDamagedEntryIsBadDataNamingTheFile() throws {

@@ -12,10 +12,13 @@
 /// - A sleep shorter than ``maximumNap`` (3 hours) that starts between 09:00 and 19:00 local
 ///   time is a nap, not a night: counted, not imported.
 ///
-/// Memory: samples are kept compact (32 bytes); past ``flushThreshold`` samples the nights that
-/// ended more than ``flushLag`` (7 days) before the latest start seen are emitted and dropped,
-/// so that a file of any size merges in bounded memory. A sample arriving more than 7 days out
-/// of order after that is merged only with the samples still held.
+/// Memory and time: samples are kept compact (32 bytes); past ``flushThreshold`` samples the
+/// nights that ended more than ``flushLag`` (7 days) before the latest start seen are emitted
+/// and dropped, and each night still open is held as one span (its earliest start and latest
+/// end so far), so that a file of any size, even one with millions of samples in one week,
+/// merges in bounded memory and in time linear in its samples. For samples in time order, as
+/// exports write them, this is exactly the rule above. A sample arriving out of order after a
+/// flush is merged with the spans held (and, more than 7 days late, only with those).
 public struct SleepNights: Sendable {
   /// The longest gap between two samples of one night: 90 minutes.
   public static let maximumGap: Int64 = 90 * 60
@@ -54,8 +57,22 @@ public struct SleepNights: Sendable {
   /// Naps found so far.
   public private(set) var naps = 0
 
+  /// How many samples are held before a flush: ``flushThreshold`` but in tests.
+  private let threshold: Int
+  /// How many samples are held before the next flush: `threshold`, or twice what the last
+  /// flush kept when that was more, so that samples no flush can drop (spans of days that never
+  /// end) are sorted a logarithmic number of times, not once per sample.
+  private var nextFlush: Int
+
   /// No samples yet.
-  public init() {}
+  public init() { self.init(flushingPast: Self.flushThreshold) }
+
+  /// No samples yet, flushing past `threshold` samples (tests flush often to check that a flush
+  /// changes no night).
+  init(flushingPast threshold: Int) {
+    self.threshold = max(1, threshold)
+    nextFlush = self.threshold
+  }
 
   /// Adds one sample, already in local time (``HealthRecord/localStart``).
   public mutating func add(stage: SleepStage, start: Timestamp, end: Timestamp) {
@@ -67,8 +84,16 @@ public struct SleepNights: Sendable {
         ? end.utcOffsetSeconds : start.utcOffsetSeconds)
     samples.append(sample)
     latestStart = max(latestStart, sample.start)
-    if samples.count >= Self.flushThreshold { flush(before: latestStart - Self.flushLag) }
+    if samples.count >= nextFlush {
+      flush(before: latestStart - Self.flushLag)
+      nextFlush = max(threshold, 2 * samples.count)
+    }
   }
+
+  /// How many samples (or spans of nights still open) are held now.
+  var heldSamples: Int { samples.count }
+  /// How many times the held samples were sorted and merged before ``finish()``.
+  private(set) var flushes = 0
 
   /// Every night, in order of bed time (naps left out and counted in ``naps``).
   public mutating func finish() -> [Night] {
@@ -80,6 +105,7 @@ public struct SleepNights: Sendable {
   /// Merges the held samples; emits the nights that ended before `limit` and keeps the samples
   /// of the rest.
   private mutating func flush(before limit: Int64) {
+    flushes += 1
     samples.sort()
     var kept: [Sample] = []
     var index = 0
@@ -95,20 +121,24 @@ public struct SleepNights: Sendable {
         if candidate.end > last.end { last = candidate }
         next += 1
       }
-      if last.end >= limit {
-        kept.append(contentsOf: samples[index..<next])
+      first.end = last.end
+      first.endOffset = last.endOffset
+      if first.end >= limit {
+        // Only the night's start and end so far decide what later samples join it, so the
+        // night is held as one span: without this, a week of more than `flushThreshold` samples
+        // was sorted again at every sample that arrived.
+        kept.append(first)
       } else {
-        first.end = last.end
-        emit(first, endOffset: last.endOffset)
+        emit(first)
       }
       index = next
     }
     samples = kept
   }
 
-  private mutating func emit(_ night: Sample, endOffset: Int32) {
+  private mutating func emit(_ night: Sample) {
     let bed = Timestamp(secondsSince1970: night.start, utcOffsetSeconds: night.startOffset)
-    let wake = Timestamp(secondsSince1970: night.end, utcOffsetSeconds: endOffset)
+    let wake = Timestamp(secondsSince1970: night.end, utcOffsetSeconds: night.endOffset)
     let hour = bed.timeOfDay.hour
     if night.end - night.start < Self.maximumNap, (9..<19).contains(hour) {
       naps += 1

@@ -130,6 +130,43 @@ public enum FileSystem {
     return FileSystem.path(".\(name).\(suffix)", in: parent(of: path))
   }
 
+  /// Removes the hidden temporary files `hiddenSibling(of: path, suffix: "\(tag)-PID")` (and
+  /// `extensions` of them, such as SQLite's `-wal`) that a run killed before it finished left
+  /// behind: only regular files of this user whose process `PID` is gone. A live process's file
+  /// is its work in progress, and a process id reused since is taken as alive: the file then
+  /// waits for a later run.
+  public static func removeStaleTemporaries(
+    of path: String, tag: String, extensions: [String] = [""]
+  ) {
+    let directory = parent(of: path)
+    let prefix = String(hiddenSibling(of: path, suffix: tag + "-").split(separator: "/").last!)
+    guard let stream = opendir(directory.isEmpty ? "." : directory) else { return }
+    defer { closedir(stream) }
+    var stale: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      guard name.hasPrefix(prefix) else { continue }
+      let rest = name.dropFirst(prefix.count)
+      guard
+        let suffix = extensions.sorted(by: { $0.count > $1.count }).first(where: {
+          rest.hasSuffix($0)
+        }),
+        let pid = Int32(rest.dropLast(suffix.count)), pid > 0, pid != getpid(),
+        kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      stale.append(FileSystem.path(name, in: directory))
+    }
+    for file in stale {
+      var status = stat()
+      guard lstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        status.st_uid == getuid()
+      else { continue }
+      unlink(file)
+    }
+  }
+
   /// The directory the file system holding `path` is mounted at: the highest directory above
   /// it (symbolic links resolved) on the same device. `path` itself when it cannot be told.
   public static func mountPoint(of path: String) -> String {
@@ -197,8 +234,12 @@ public enum FileSystem {
     }
   }
 
-  /// Creates the empty file `path` with `mode` unless something is already there; returns
-  /// whether it created it.
+  /// Creates the empty file `path` with exactly `mode`, whatever the umask, unless something is
+  /// already there; returns whether it created it.
+  ///
+  /// The file is created with `mode` under the umask, so it is never more open than `mode`
+  /// from its first moment, and then given `mode` itself (a umask of 0277 would leave a store
+  /// its owner cannot write).
   @discardableResult
   public static func createFile(_ path: String, mode: mode_t) throws(FileSystemFailure) -> Bool {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -206,7 +247,12 @@ public enum FileSystem {
       if errno == EEXIST { return false }
       throw FileSystemFailure(path: path, reason: errorText())
     }
-    close(descriptor)
+    defer { close(descriptor) }
+    guard fchmod(descriptor, mode) == 0 else {
+      let reason = errorText()
+      unlink(path)
+      throw FileSystemFailure(path: path, reason: reason)
+    }
     return true
   }
 }

@@ -62,6 +62,9 @@ public final class FileWriter {
       self.descriptor = descriptor
       replacement = nil
     case .missing, .regularFile:
+      // A run killed while writing this file left its temporary copy (an export holds what the
+      // store holds); its process is gone, so nobody else will remove it.
+      FileSystem.removeStaleTemporaries(of: target, tag: "tmp")
       let temporary = FileSystem.hiddenSibling(of: target, suffix: "tmp-\(getpid())")
       // `newFileMode` under the umask; an existing file's own mode replaces it below.
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, newFileMode)

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Pairs `field=Header` are separated by commas; `timestamp` may join two columns with `+` (a
 /// date column and a time column, read as the date, a space, the time). Headers are matched
-/// ignoring case and surrounding spaces. A header holding a comma, `=`, `+` or a double quote is
-/// written in double quotes, with `""` for a quote inside (`note="Comment, private"`). Columns the
-/// mapping does not name are ignored.
+/// ignoring case and surrounding spaces (inside double quotes too). A header holding a comma,
+/// `=`, `+` or a double quote is written in double quotes, with `""` for a quote inside
+/// (`note="Comment, private"`). Columns the mapping does not name are ignored.
 public struct ColumnMapping: Sendable, Equatable {
   /// An event's fields a column can hold.
   public enum Field: String, Sendable, CaseIterable {
@@ -92,6 +92,9 @@ public struct ColumnMapping: Sendable, Equatable {
         header.append(character)
       }
       while characters.first == " " || characters.first == "\t" { characters.removeFirst() }
+      // The file's headers are matched without their surrounding spaces, quoted or not, so a
+      // header quoted here is too: `event=" Spaced "` names the file's `" Spaced "`.
+      header = header.trimmingSpaces
     } else {
       while let character = characters.first, character != ",", character != "+" {
         guard character != "=", character != "\"" else {
@@ -128,8 +131,7 @@ public struct ColumnMapping: Sendable, Equatable {
 
   /// `header`, in double quotes when it holds what the grammar uses.
   static func quoted(_ header: String) -> String {
-    guard header.contains(where: { ",=+\"".contains($0) }) || header != header.trimmingSpaces
-    else { return header }
+    guard header.contains(where: { ",=+\"".contains($0) }) else { return header }
     return "\"" + header.replacingQuotes + "\""
   }
 

@@ -82,12 +82,7 @@ public struct AppleHealthReader {
       let archive = try ZipArchive(file: file)
       let exports = archive.healthExports()
       guard exports.count <= 1 else {
-        throw ArchiveError(
-          file: path,
-          message:
-            "expected one Apple Health export in the archive, found \(exports.count): "
-            + exports.map(\.name).joined(separator: ", ")
-            + "; extract the one to import (unzip -p ARCHIVE NAME > export.xml) and import that")
+        throw ArchiveError(file: path, message: Self.severalExports(exports.map(\.name)))
       }
       guard let entry = exports.first else {
         throw ArchiveError(
@@ -353,5 +348,29 @@ private struct ReadState {
       text.remove(at: space)
     }
     return Timestamp(iso8601: text)
+  }
+}
+
+extension AppleHealthReader {
+  /// Why an archive with several exports is refused, naming them: entries of one name counted
+  /// (which `unzip` cannot pick one of), else how to extract the one meant.
+  static func severalExports(_ names: [String]) -> String {
+    var counts: [(name: String, count: Int)] = []
+    for name in names {
+      if let index = counts.firstIndex(where: { $0.name == name }) {
+        counts[index].count += 1
+      } else {
+        counts.append((name, 1))
+      }
+    }
+    let listed = counts.map {
+      $0.count == 1 ? $0.name : "\($0.name) (\($0.count) entries of that name)"
+    }
+    let advice =
+      counts.contains { $0.count > 1 }
+      ? "an archive holding one name twice was added to after the Health app wrote it; export again from the Health app"
+      : "extract the one to import (unzip -p ARCHIVE NAME > export.xml) and import that"
+    return "expected one Apple Health export in the archive, found \(names.count): "
+      + listed.joined(separator: ", ") + "; " + advice
   }
 }

@@ -140,12 +140,14 @@ final class ZipArchive {
   }
 
   /// The Health exports in the archive: `apple_health_export/export.xml` when there is one,
-  /// else every entry named `export.xml` in any folder (never `export_cda.xml`). More than one
-  /// is for the caller to refuse: which of two exports a person meant is theirs to say.
+  /// else every entry named `export.xml` in any folder (never `export_cda.xml`); entries of one
+  /// name as often as the archive holds them. More than one is for the caller to refuse: which
+  /// of two exports a person meant is theirs to say.
   func healthExports() -> [Entry] {
-    if let exact = entries.first(where: { $0.name == "apple_health_export/export.xml" }) {
-      return [exact]
-    }
+    // Every entry of that name: an archive can hold one name twice (appended to, or made by
+    // hand), and reading the first would silently import what may be the older one.
+    let exact = entries.filter { $0.name == "apple_health_export/export.xml" }
+    if !exact.isEmpty { return exact }
     return entries.filter { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") }
   }
 
