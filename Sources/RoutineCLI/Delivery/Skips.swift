@@ -54,9 +54,7 @@ struct Skips {
 
   /// Why the firing of `request` at `firing` will be skipped, or `nil` when it fires.
   func reason(_ request: NotificationRequest, at firing: Firing) -> String? {
-    let due = DueOccurrence(
-      request: request, occurrence: Occurrence(requestID: request.id, at: firing.at), attempt: 0,
-      dueAt: firing.at, slot: firing.slot)
+    let due = DueOccurrence(request: request, firing: firing)
     var facts = FiringFacts(cancellation: cancellations[due])
     if let slot = firing.slot { facts.handledAt = handled[request.id]?[slot] }
     // The window of a firing further ahead has not begun: nothing logged can count yet.

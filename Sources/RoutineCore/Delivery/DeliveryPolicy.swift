@@ -1,30 +1,35 @@
 import Foundation
 
-/// A firing that has come due: an occurrence, and for an alarm which delivery of it this is.
+/// An occurrence that has come due, as the request it comes from, and for an alarm which
+/// delivery of it this is.
 public struct DueOccurrence: Hashable, Sendable {
   /// The request.
   public var request: NotificationRequest
-  /// The firing.
+  /// The firing, with its slot: a slot is delivered at most once, whatever the zone did in
+  /// between.
   public var occurrence: Occurrence
   /// 0 for the firing itself; 1, 2, ... for an unanswered alarm delivered again.
   public var attempt: Int
   /// When this attempt is due (the firing, or a re-delivery after it).
   public var dueAt: Int64
-  /// The local date and wall-clock time the firing belongs to (`nil` for an instant: a snooze or
-  /// outlier alert). A slot is delivered at most once, whatever the zone did in between.
-  public var slot: FiringSlot?
 
   /// A due firing.
-  public init(
-    request: NotificationRequest, occurrence: Occurrence, attempt: Int, dueAt: Int64,
-    slot: FiringSlot? = nil
-  ) {
+  public init(request: NotificationRequest, occurrence: Occurrence, attempt: Int, dueAt: Int64) {
     self.request = request
     self.occurrence = occurrence
     self.attempt = attempt
     self.dueAt = dueAt
-    self.slot = slot
   }
+
+  /// The first delivery of `request`'s `firing`.
+  public init(request: NotificationRequest, firing: Firing) {
+    self.init(
+      request: request, occurrence: Occurrence(requestID: request.id, firing: firing), attempt: 0,
+      dueAt: firing.at)
+  }
+
+  /// The local date and wall-clock time the firing belongs to.
+  public var slot: FiringSlot? { occurrence.slot }
 }
 
 /// What delivery does with a due occurrence.
@@ -185,9 +190,7 @@ public struct DeliveryPolicy: Sendable {
         } else {
           guard firing.at > from else { return nil }
         }
-        return DueOccurrence(
-          request: request, occurrence: Occurrence(requestID: request.id, at: firing.at),
-          attempt: 0, dueAt: firing.at, slot: firing.slot)
+        return DueOccurrence(request: request, firing: firing)
       }
     }
     .sorted { ($0.dueAt, $0.occurrence.requestID) < ($1.dueAt, $1.occurrence.requestID) }
@@ -210,7 +213,7 @@ public struct DeliveryPolicy: Sendable {
     else { return nil }
     return DueOccurrence(
       request: current ?? last.request, occurrence: last.occurrence, attempt: last.attempt + 1,
-      dueAt: next, slot: last.slot)
+      dueAt: next)
   }
 
   /// Whether a firing is skipped, and why, by the priority of docs/delivery.md: a slot already

@@ -34,21 +34,18 @@ public struct Cancellation: Hashable, Sendable {
   public var eventKind: String
   /// When the activity happened.
   public var eventAt: Timestamp
-  /// The local date and time of the skipped firing: it stays skipped when a change of zone
-  /// moves the firing to another instant.
-  public var slot: FiringSlot?
 
-  /// A cancellation.
-  public init(
-    occurrence: Occurrence, reminderID: String, eventKind: String, eventAt: Timestamp,
-    slot: FiringSlot? = nil
-  ) {
+  /// A cancellation. The occurrence's slot (its local date and time) keeps the firing skipped
+  /// when a change of zone moves it to another instant.
+  public init(occurrence: Occurrence, reminderID: String, eventKind: String, eventAt: Timestamp) {
     self.occurrence = occurrence
     self.reminderID = reminderID
     self.eventKind = eventKind
     self.eventAt = eventAt
-    self.slot = slot
   }
+
+  /// The local date and time of the skipped firing.
+  public var slot: FiringSlot? { occurrence.slot }
 
   /// How far ahead a logged event cancels firings.
   public static let horizon: Int64 = 24 * 3600
@@ -85,9 +82,9 @@ public struct Cancellation: Hashable, Sendable {
         else { continue }
         result.append(
           Cancellation(
-            occurrence: Occurrence(requestID: request.id, at: at),
+            occurrence: Occurrence(requestID: request.id, firing: firing),
             reminderID: request.metadata?.reminderID ?? request.id, eventKind: event.kind.name,
-            eventAt: event.timestamp, slot: firing.slot))
+            eventAt: event.timestamp))
       }
     }
     return result

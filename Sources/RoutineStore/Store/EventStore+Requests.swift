@@ -57,14 +57,6 @@ extension EventStore {
     }
   }
 
-  /// The times of the events of every kind that counts as `kind` (``ActivityPreset/kinds(countingAs:)``)
-  /// at instants in `from...to`, in time order.
-  public func eventTimes(countingAs kind: EventKind, from: Int64, to: Int64) throws -> [Timestamp] {
-    let kinds = ActivityPreset.kinds(countingAs: kind)
-    guard kinds.count > 1 else { return try eventTimes(of: kind, from: from, to: to) }
-    return try kinds.flatMap { try eventTimes(of: $0, from: from, to: to) }.sorted()
-  }
-
   /// The checks after `events` were logged, in the caller's transaction (docs/reminders.md,
   /// docs/delivery.md): firings in the next 24 hours whose look-back window holds one of them
   /// are cancelled (reverse smart reminders); and an event of the last 24 hours far off its

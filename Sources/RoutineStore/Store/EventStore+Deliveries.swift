@@ -20,11 +20,9 @@ public struct DeliveryRecord: Hashable, Sendable {
 
   /// The row.
   public var id: Int64
-  /// The firing.
+  /// The firing, with the local date and wall-clock time it belongs to (`nil` for an instant,
+  /// and for records from before slots were kept).
   public var occurrence: Occurrence
-  /// The local date and wall-clock time the firing belongs to (`nil` for an instant, and for
-  /// records from before slots were kept).
-  public var slot: FiringSlot?
   /// 0 for the firing, 1, 2, ... for an alarm delivered again.
   public var attempt: Int
   /// What became of it.
@@ -46,237 +44,11 @@ public struct DeliveryRecord: Hashable, Sendable {
   public var due: DueOccurrence {
     DueOccurrence(
       request: request, occurrence: occurrence, attempt: attempt,
-      dueAt: occurrence.at + Int64(attempt * Reminder.alarmInterval * 60), slot: slot)
+      dueAt: occurrence.at + Int64(attempt * Reminder.alarmInterval * 60))
   }
-}
-
-/// An answer to a notification, as stored.
-public struct AnswerRecord: Hashable, Sendable {
-  /// The firing answered.
-  public var occurrence: Occurrence
-  /// The action.
-  public var action: String
-  /// When.
-  public var answeredAt: Int64
-  /// The event it logged, if any.
-  public var eventID: Int64?
-  /// The confirmation given.
-  public var message: String
-  /// When the event it logged was undone (`routine undo`): the answer no longer counts.
-  public var undoneAt: Int64?
 }
 
 extension EventStore {
-  // MARK: Cancellations
-
-  /// Records `cancellations` made at `now` (a firing already cancelled stays as it was); returns
-  /// how many were new.
-  @discardableResult
-  public func addCancellations(_ cancellations: [Cancellation], at now: Int64) throws -> Int {
-    guard !cancellations.isEmpty else { return 0 }
-    return try write {
-      let insert = try connection.prepare(
-        """
-        INSERT OR IGNORE INTO cancellations (request_id, occurrence, reminder_id, event_kind,
-          event_at, event_offset, created_at, local_day, slot)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """)
-      var added = 0
-      for cancellation in cancellations {
-        insert.reset()
-        try insert.bind(cancellation.occurrence.requestID, at: 1)
-        try insert.bind(cancellation.occurrence.at, at: 2)
-        try insert.bind(cancellation.reminderID, at: 3)
-        try insert.bind(cancellation.eventKind, at: 4)
-        try insert.bind(cancellation.eventAt.secondsSince1970, at: 5)
-        try insert.bind(Int64(cancellation.eventAt.utcOffsetSeconds), at: 6)
-        try insert.bind(now, at: 7)
-        try bind(cancellation.slot, to: insert, at: 8)
-        try insert.step()
-        added += connection.changes
-      }
-      return added
-    }
-  }
-
-  /// The cancellations of firings at or after `from` (all when `nil`), in time order.
-  public func cancellations(from: Int64? = nil) throws -> [StoredCancellation] {
-    try read {
-      let select = try connection.prepare(
-        """
-        SELECT request_id, occurrence, reminder_id, event_kind, event_at, event_offset, created_at,
-          restored_at, local_day, slot
-        FROM cancellations WHERE occurrence >= ? ORDER BY occurrence, request_id
-        """)
-      try select.bind(from ?? Int64.min, at: 1)
-      var result: [StoredCancellation] = []
-      while try select.step() {
-        result.append(
-          StoredCancellation(
-            cancellation: Cancellation(
-              occurrence: Occurrence(requestID: select.text(at: 0) ?? "", at: select.int(at: 1)),
-              reminderID: select.text(at: 2) ?? "", eventKind: select.text(at: 3) ?? "",
-              eventAt: .stored(at: select.int(at: 4), offset: select.int(at: 5)),
-              slot: EventStore.slot(select, at: 8)),
-            createdAt: select.int(at: 6),
-            restoredAt: select.isNull(at: 7) ? nil : select.int(at: 7)))
-      }
-      return result
-    }
-  }
-
-  /// Undoes the cancellations of reminder `reminderID` (or of the one firing of request
-  /// `requestID`) still ahead of `now`: those firings happen after all, whatever the log says.
-  /// Returns how many were undone.
-  @discardableResult
-  public func restoreCancellations(reminderID: String, requestID: String? = nil, now: Int64) throws
-    -> Int
-  {
-    try write {
-      let update = try connection.prepare(
-        """
-        UPDATE cancellations SET restored_at = ?1
-        WHERE reminder_id = ?2 AND (?3 IS NULL OR request_id = ?3) AND occurrence > ?1
-          AND restored_at IS NULL
-        """)
-      try update.bind(now, at: 1)
-      try update.bind(reminderID, at: 2)
-      try update.bind(requestID, at: 3)
-      try update.step()
-      return connection.changes
-    }
-  }
-
-  /// Forgets cancellations of firings before `before` (they have passed); returns how many.
-  @discardableResult
-  public func removeExpiredCancellations(before: Int64) throws -> Int {
-    try write {
-      let delete = try connection.prepare("DELETE FROM cancellations WHERE occurrence < ?")
-      try delete.bind(before, at: 1)
-      try delete.step()
-      return connection.changes
-    }
-  }
-
-  func deleteCancellations(reminderID: String) throws {
-    let delete = try connection.prepare("DELETE FROM cancellations WHERE reminder_id = ?")
-    try delete.bind(reminderID, at: 1)
-    try delete.step()
-  }
-
-  // MARK: The log, for the forward check and the outlier check
-
-  /// The times of the events of `kind` at instants in `from...to`: a range of the time index,
-  /// filtered by kind.
-  public func eventTimes(of kind: EventKind, from: Int64, to: Int64) throws -> [Timestamp] {
-    try read {
-      let select = try connection.prepare(
-        """
-        SELECT at, utc_offset FROM events
-        WHERE at >= ? AND at <= ? AND kind_id = (SELECT id FROM kinds WHERE key = ?)
-        ORDER BY at
-        """)
-      try select.bind(from, at: 1)
-      try select.bind(to, at: 2)
-      try select.bind(kind.key, at: 3)
-      var result: [Timestamp] = []
-      while try select.step() {
-        result.append(
-          .stored(at: select.int(at: 0), offset: select.int(at: 1)))
-      }
-      return result
-    }
-  }
-
-  /// The times of every event at instants in `from...to`, by kind key (each kind's in time
-  /// order): one range of the time index, for checks that watch thousands of kinds.
-  public func eventTimesByKind(from: Int64, to: Int64) throws -> [String: [Timestamp]] {
-    try read {
-      let select = try connection.prepare(
-        """
-        SELECT k.key, e.at, e.utc_offset FROM events e JOIN kinds k ON k.id = e.kind_id
-        WHERE e.at >= ? AND e.at <= ?
-        ORDER BY e.at
-        """)
-      try select.bind(from, at: 1)
-      try select.bind(to, at: 2)
-      var result: [String: [Timestamp]] = [:]
-      while try select.step() {
-        result[select.text(at: 0) ?? "", default: []].append(
-          .stored(at: select.int(at: 1), offset: select.int(at: 2)))
-      }
-      return result
-    }
-  }
-
-  // MARK: State
-
-  /// The value of `key` in the store's state.
-  public func state(_ key: String) throws -> String? {
-    try read {
-      let select = try connection.prepare("SELECT value FROM state WHERE key = ?")
-      try select.bind(key, at: 1)
-      return try select.step() ? select.text(at: 0) : nil
-    }
-  }
-
-  /// Sets `key` to `value`.
-  public func setState(_ key: String, _ value: String) throws {
-    try write {
-      let upsert = try connection.prepare(
-        "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-      )
-      try upsert.bind(key, at: 1)
-      try upsert.bind(value, at: 2)
-      try upsert.step()
-    }
-  }
-
-  // MARK: Learned routines
-
-  /// Replaces the saved routines with `routines` (at plan time).
-  public func saveLearnedRoutines(_ routines: [LearnedRoutine]) throws {
-    try write {
-      try connection.execute("DELETE FROM learned_routines")
-      let insert = try connection.prepare(
-        """
-        INSERT INTO learned_routines (kind_key, kind_name, time, weekdays, tolerance, threshold)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """)
-      for routine in routines {
-        insert.reset()
-        try insert.bind(routine.kind.key, at: 1)
-        try insert.bind(routine.kind.name, at: 2)
-        try insert.bind(Int64(routine.time.secondsSinceMidnight), at: 3)
-        try insert.bind(Int64(routine.weekdays.rawValue), at: 4)
-        try insert.bind(Int64(routine.toleranceSeconds), at: 5)
-        try insert.bind(Int64(routine.thresholdSeconds), at: 6)
-        try insert.step()
-      }
-    }
-  }
-
-  /// The saved routines of `kind`.
-  public func learnedRoutines(of kind: EventKind) throws -> [LearnedRoutine] {
-    try read {
-      let select = try connection.prepare(
-        "SELECT kind_name, time, weekdays, tolerance, threshold FROM learned_routines WHERE kind_key = ?"
-      )
-      try select.bind(kind.key, at: 1)
-      var result: [LearnedRoutine] = []
-      while try select.step() {
-        result.append(
-          LearnedRoutine(
-            kind: EventKind(name: select.text(at: 0) ?? kind.name, key: kind.key),
-            time: TimeOfDay(secondsSinceMidnight: Int(select.int(at: 1))),
-            weekdays: WeekdaySet(rawValue: UInt8(truncatingIfNeeded: select.int(at: 2))),
-            toleranceSeconds: Int(select.int(at: 3)), thresholdSeconds: Int(select.int(at: 4))))
-      }
-      return result
-    }
-  }
-
-  // MARK: Deliveries
 
   private static let deliveryColumns = """
     id, request_id, occurrence, attempt, outcome, late, decided_at, finished_at, origin, category,
@@ -328,8 +100,7 @@ extension EventStore {
       try insert.step()
       guard connection.changes > 0 else { return nil }
       return DeliveryRecord(
-        id: connection.lastInsertRowID, occurrence: due.occurrence, slot: due.slot,
-        attempt: due.attempt,
+        id: connection.lastInsertRowID, occurrence: due.occurrence, attempt: due.attempt,
         outcome: outcome, isLate: late, decidedAt: now, finishedAt: outcome == .sending ? nil : now,
         request: request, sink: sink, reason: reason)
     }
@@ -508,8 +279,9 @@ extension EventStore {
     let requestID = row.text(at: 1) ?? ""
     let occurrence = row.int(at: 2)
     return DeliveryRecord(
-      id: row.int(at: 0), occurrence: Occurrence(requestID: requestID, at: occurrence),
-      slot: slot(row, at: 20), attempt: Int(row.int(at: 3)),
+      id: row.int(at: 0),
+      occurrence: Occurrence(requestID: requestID, at: occurrence, slot: slot(row, at: 20)),
+      attempt: Int(row.int(at: 3)),
       outcome: DeliveryRecord.Outcome(rawValue: row.text(at: 4) ?? "") ?? .delivered,
       isLate: row.int(at: 5) != 0, decidedAt: row.int(at: 6),
       finishedAt: row.isNull(at: 7) ? nil : row.int(at: 7),
@@ -567,96 +339,6 @@ extension EventStore {
       try update.step()
     }
   }
-
-  // MARK: Answers
-
-  /// Records an answer; returns `false` when the same answer to the same firing was recorded
-  /// already (it is stored once).
-  public func recordAnswer(
-    _ occurrence: Occurrence, action: String, at now: Int64, eventID: Int64?, message: String
-  ) throws -> Bool {
-    try write {
-      let insert = try connection.prepare(
-        """
-        INSERT OR IGNORE INTO answers (request_id, occurrence, action, answered_at, event_id, message)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """)
-      try insert.bind(occurrence.requestID, at: 1)
-      try insert.bind(occurrence.at, at: 2)
-      try insert.bind(action, at: 3)
-      try insert.bind(now, at: 4)
-      if let eventID { try insert.bind(eventID, at: 5) }
-      try insert.bind(message, at: 6)
-      try insert.step()
-      return connection.changes > 0
-    }
-  }
-
-  /// The answer `action` to the firing, if it was given.
-  public func answer(to occurrence: Occurrence, action: String) throws -> AnswerRecord? {
-    try answers(requestID: occurrence.requestID).first {
-      $0.occurrence == occurrence && $0.action == action && $0.undoneAt == nil
-    }
-  }
-
-  /// The answers given in `from..<to` (either bound optional), of `requestID` when given,
-  /// oldest first.
-  public func answers(from: Int64? = nil, to: Int64? = nil, requestID: String? = nil) throws
-    -> [AnswerRecord]
-  {
-    try read {
-      let cursor = try answerCursor(from: from, to: to, requestID: requestID)
-      var result: [AnswerRecord] = []
-      while let answer = try cursor.next() { result.append(answer) }
-      return result
-    }
-  }
-
-  /// The answers of ``answers(from:to:requestID:)``, in the same order, one at a time.
-  public func answerCursor(from: Int64? = nil, to: Int64? = nil, requestID: String? = nil)
-    throws -> StoreCursor<AnswerRecord>
-  {
-    try withDatabase {
-      let select = try connection.prepare(
-        """
-        SELECT \(EventStore.answerColumns) FROM answers
-        WHERE answered_at >= ?1 AND answered_at < ?2 AND (?3 IS NULL OR request_id = ?3)
-        ORDER BY answered_at, id
-        """)
-      try select.bind(from ?? Int64.min, at: 1)
-      try select.bind(to ?? Int64.max, at: 2)
-      try select.bind(requestID, at: 3)
-      return StoreCursor(store: self, statement: select, decode: EventStore.answer(from:))
-    }
-  }
-
-  /// The answers to the firing `occurrence`, oldest first.
-  public func answers(to occurrence: Occurrence) throws -> [AnswerRecord] {
-    try read {
-      let select = try connection.prepare(
-        """
-        SELECT \(EventStore.answerColumns) FROM answers
-        WHERE request_id = ? AND occurrence = ?
-        ORDER BY answered_at, id
-        """)
-      try select.bind(occurrence.requestID, at: 1)
-      try select.bind(occurrence.at, at: 2)
-      var result: [AnswerRecord] = []
-      while try select.step() { result.append(EventStore.answer(from: select)) }
-      return result
-    }
-  }
-
-  private static let answerColumns =
-    "request_id, occurrence, action, answered_at, event_id, message, undone_at"
-
-  private static func answer(from row: Statement) -> AnswerRecord {
-    AnswerRecord(
-      occurrence: Occurrence(requestID: row.text(at: 0) ?? "", at: row.int(at: 1)),
-      action: row.text(at: 2) ?? "", answeredAt: row.int(at: 3),
-      eventID: row.isNull(at: 4) ? nil : row.int(at: 4), message: row.text(at: 5) ?? "",
-      undoneAt: row.isNull(at: 6) ? nil : row.int(at: 6))
-  }
 }
 
 extension EventStore {
@@ -695,18 +377,4 @@ extension EventStore {
   }
 
   /// Marks the answers that logged one of `eventIDs` undone at `now` (`routine undo`): their
-  /// firings can be answered again.
-  public func markAnswersUndone(eventIDs: [Int64], at now: Int64) throws {
-    guard !eventIDs.isEmpty else { return }
-    try write {
-      let update = try connection.prepare(
-        "UPDATE answers SET undone_at = ? WHERE event_id = ? AND undone_at IS NULL")
-      for id in eventIDs {
-        update.reset()
-        try update.bind(now, at: 1)
-        try update.bind(id, at: 2)
-        try update.step()
-      }
-    }
-  }
 }
