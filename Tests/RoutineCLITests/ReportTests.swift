@@ -114,16 +114,22 @@ struct ReportTests {
   @Test func verdictsTellHelpfulRemindersFromIgnoredOnes() {
     #expect(ReportPage.verdict(ReportOutcome(id: "a", title: "a")) == "nothing fired yet")
     #expect(
-      ReportPage.verdict(ReportOutcome(id: "a", title: "a", delivered: 4, answers: [("done", 3)]))
-        == "helps: mostly answered")
+      ReportPage.verdict(ReportOutcome(id: "a", title: "a", delivered: 4, acted: 3))
+        == "helps: mostly acted on")
     #expect(
-      ReportPage.verdict(ReportOutcome(id: "a", title: "a", delivered: 4)) == "mostly ignored")
+      ReportPage.verdict(ReportOutcome(id: "a", title: "a", delivered: 4, ignored: 3))
+        == "mostly ignored")
     #expect(
       ReportPage.verdict(ReportOutcome(id: "a", title: "a", skipped: 3))
         == "not needed: done before it fired")
+    // Issue 28: a reminder whose act was logged after each firing, without an answer, helps:
+    // the verdict is by what became of the firings, not by the answers.
     #expect(
-      ReportOutcome(id: "a", title: "a", delivered: 5, answers: [("done", 1)], snoozed: 2)
-        .unanswered == 2)
+      ReportPage.verdict(ReportOutcome(id: "a", title: "a", delivered: 5, acted: 5))
+        == "helps: mostly acted on")
+    #expect(
+      ReportPage.verdict(ReportOutcome(id: "a", title: "a", delivered: 4, preEmpted: 3))
+        == "mostly not needed: done before it")
   }
 
   // MARK: End to end
@@ -159,11 +165,11 @@ struct ReportTests {
     }
     #expect(page.contains("<h3>Wake Up <span class=\"days\">weekdays</span></h3>"))
     #expect(page.contains("outlier −113 min"))
-    // The reminder was delivered once and answered 'done'.
+    // The reminder was delivered once and answered 'done': acted on.
     #expect(
       page.contains(
-        "<td data-label=\"Delivered\">1</td><td data-label=\"Answered\">1 × ‘done’</td>"))
-    #expect(page.contains("helps: mostly answered"))
+        "<td data-label=\"Delivered\">1</td><td data-label=\"Acted on\">1 (1 × ‘done’)</td>"))
+    #expect(page.contains("helps: mostly acted on"))
     #expect(page.contains("Tue 2026-04-28 07:00"))
     #expect(!page.contains("<script"))
     #expect(page.utf8.count < 1_000_000)

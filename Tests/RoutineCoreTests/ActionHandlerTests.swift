@@ -107,13 +107,17 @@ struct ActionHandlerTests {
     let outcome = try answer("snooze", to: Self.leavingWork, at: "2026-04-27T17:17:10+02:00")
     // docs/delivery.md: answered at 17:17:10, the alert is alert_LeavingWork_1777303330.
     #expect(epoch("2026-04-27T17:22:10+02:00") == 1_777_303_330)
+    // The copy looks back to the firing it copies (17:17, 5 minutes before it): Leaving Work
+    // logged since keeps it quiet, and logging it removes the copy.
+    var metadata = Self.leavingWork.metadata
+    metadata?.lookBack = .minutes(5)
     #expect(
       outcome.effects == [
         .schedule(
           NotificationRequest(
             id: "alert_LeavingWork_1777303330", origin: .snooze, category: .earlyWarning,
             title: "Reminder: Time for Leaving Work", body: Self.leavingWork.body,
-            trigger: .date(1_777_303_330), metadata: Self.leavingWork.metadata))
+            trigger: .date(1_777_303_330), metadata: metadata))
       ])
     #expect(outcome.message == "Snoozed: 'Time for Leaving Work' comes back at 17:22:10.")
     #expect(NotificationCategory.category(.earlyWarning).actionIDs == ["onit", "dismiss", "open"])

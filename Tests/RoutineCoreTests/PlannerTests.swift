@@ -49,41 +49,104 @@ struct PlannerTests {
     #expect(request.id == "routine_Meditation")
     #expect(request.origin == .learned && request.category == .routineReminder)
     #expect(trigger(request) == CalendarTrigger(weekday: nil, hour: 21, minute: 25, repeats: true))
+    // Once a day: done since 09:30 (12 hours before), the reminder is not needed; an act until
+    // 04:00 (the next day's start) answers it.
     #expect(
       request.metadata
         == RequestMetadata(
           eventKind: "Meditation", suggestedTime: TimeOfDay(parsing: "21:30"), confidence: 0.8,
-          lookBack: .minutes(5)))
+          lookBack: .since(TimeOfDay(parsing: "09:30")!), actUntil: TimeOfDay(parsing: "04:00")))
     #expect(request.title == "Time for Meditation")
   }
 
-  /// Issue 17, 4.1: an event logged in the routine's range that day, before the reminder
-  /// fires, makes it unnecessary: its look-back reaches back to the routine's earliest time.
-  @Test func aLearnedReminderLooksBackToItsRoutinesEarliestTime() throws {
-    var workout = routine("Workout", "18:24")
-    workout.earliest = TimeOfDay(parsing: "17:58")!
+  /// Issue 28: one reminder per act. A once-a-day routine is not needed once its kind was
+  /// logged that day (from 04:00, or 12 hours before its usual time if later) before it fires,
+  /// however tight the routine: a workout at lunch keeps the 18:19 one quiet, and a wake-up at
+  /// 06:50 the 06:56 one.
+  @Test func aOnceADayReminderIsNotNeededOnceItsKindWasLoggedThatDay() throws {
+    let workout = routine("Workout", "18:24")
     let request = try #require(plan([workout]).first)
-    // Fires at 18:19; 17:58 is 21 minutes before.
     #expect(trigger(request) == CalendarTrigger(weekday: nil, hour: 18, minute: 19, repeats: true))
-    #expect(request.metadata?.lookBack == .minutes(21))
+    #expect(request.metadata?.lookBack == .since(TimeOfDay(parsing: "06:24")!))
     let firing = epoch("2026-05-04T18:19+02:00")
     let berlin = zone("Europe/Berlin")
+    for done in ["2026-05-04T18:05+02:00", "2026-05-04T12:30+02:00", "2026-05-04T06:24+02:00"] {
+      #expect(
+        ForwardCheck.evidence(for: request, at: firing, events: [stamp(done)], in: berlin)
+          == stamp(done))
+    }
+    // The evening before is another day.
     #expect(
       ForwardCheck.evidence(
-        for: request, at: firing, events: [stamp("2026-05-04T18:05+02:00")], in: berlin)
-        == stamp("2026-05-04T18:05+02:00"))
-    // Before the range (a workout at lunch) does not count.
+        for: request, at: firing, events: [stamp("2026-05-03T19:00+02:00")], in: berlin) == nil)
+    // A tight routine (the issue's wake-up at 06:50 against its 06:56 reminder) looks back to
+    // the day's start.
+    var tight = routine("Wake Up", "07:01")
+    tight.earliest = TimeOfDay(parsing: "06:58")!
+    let wake = try #require(plan([tight]).first)
+    #expect(wake.metadata?.lookBack == .since(TimeOfDay(parsing: "04:00")!))
     #expect(
       ForwardCheck.evidence(
-        for: request, at: firing, events: [stamp("2026-05-04T12:30+02:00")], in: berlin) == nil)
-    // A tight routine whose earliest time is after the firing has nothing to look back on.
-    var tight = routine("Coffee", "07:20")
-    tight.earliest = TimeOfDay(parsing: "07:17")!
-    #expect(plan([tight]).first?.metadata?.lookBack == nil)
-    // Around midnight: a firing at 23:58 (for 00:03) and the earliest at 23:50.
-    var late = routine("Sleep", "00:03")
-    late.earliest = TimeOfDay(parsing: "23:50")!
-    #expect(plan([late]).first?.metadata?.lookBack == .minutes(8))
+        for: wake, at: epoch("2026-05-04T06:56+02:00"),
+        events: [stamp("2026-05-04T06:50+02:00")], in: berlin) == stamp("2026-05-04T06:50+02:00"))
+    // Around midnight: the 23:58 reminder of a 00:03 bed time counts from 12:03, so the night's
+    // bed time at 23:40 keeps it quiet.
+    let late = try #require(plan([routine("Sleep", "00:03")]).first)
+    #expect(late.metadata?.lookBack == .since(TimeOfDay(parsing: "12:03")!))
+    #expect(
+      ForwardCheck.evidence(
+        for: late, at: epoch("2026-05-04T23:58+02:00"),
+        events: [stamp("2026-05-04T23:40+02:00")], in: berlin) != nil)
+    // A routine just after the day's start has no time to look back on before its reminder.
+    #expect(plan([routine("Milk", "04:03")]).first?.metadata?.lookBack == nil)
+  }
+
+  /// A kind logged several times a day (meals) looks back only within its slot: half-way to
+  /// the kind's routine before it, and answers until half-way to the next.
+  @Test func aKindOfSeveralRoutinesADayLooksBackWithinItsSlot() throws {
+    let requests = plan([
+      routine("Meal", "07:04", .weekdays), routine("Meal", "12:25", .weekdays),
+      routine("Meal", "18:59"),
+    ])
+    func request(_ id: String) -> NotificationRequest? { requests.first { $0.id == id } }
+    let lunch = try #require(request("routine_Meal-2-weekday-2"))
+    #expect(lunch.metadata?.lookBack == .since(TimeOfDay(parsing: "09:45")!))
+    #expect(lunch.metadata?.actUntil == TimeOfDay(parsing: "15:42"))
+    let breakfast = try #require(request("routine_Meal-weekday-2"))
+    #expect(breakfast.metadata?.lookBack == .since(TimeOfDay(parsing: "04:00")!))
+    // Dinner is every day: on weekends lunch is not a routine, so its slot is the narrowest of
+    // its days: the weekdays' back to half-way from lunch, and until half-way to the next
+    // morning's breakfast (01:02) on the evenings before a weekday.
+    let dinner = try #require(request("routine_Meal-3"))
+    #expect(dinner.metadata?.lookBack == .since(TimeOfDay(parsing: "15:42")!))
+    #expect(dinner.metadata?.actUntil == TimeOfDay(parsing: "01:02"))
+    // Breakfast logged keeps lunch's reminder firing.
+    #expect(
+      ForwardCheck.evidence(
+        for: lunch, at: epoch("2026-05-04T12:20+02:00"), events: [stamp("2026-05-04T07:10+02:00")],
+        in: zone("Europe/Berlin")) == nil)
+  }
+
+  /// Two routines of one kind less than 3 hours apart on a day are one act: the one of fewer
+  /// days reminds, the every-day one stays quiet on those days.
+  @Test func twoRoutinesOfOneActNeverBothRemindOnADay() throws {
+    let requests = plan([
+      routine("Meditation", "21:30", confidence: 0.9), routine("Meditation", "22:40", .weekends),
+    ])
+    let days = requests.map { request in
+      (request.id, trigger(request)!.weekday)
+    }
+    #expect(
+      days.map(\.0).sorted() == [
+        "routine_Meditation-2-weekday-1", "routine_Meditation-2-weekday-7",
+        "routine_Meditation-weekday-2", "routine_Meditation-weekday-3",
+        "routine_Meditation-weekday-4", "routine_Meditation-weekday-5",
+        "routine_Meditation-weekday-6",
+      ])
+    // Far apart on the same day, they are two acts: both remind.
+    let twice = plan([routine("Coffee", "07:10"), routine("Coffee", "15:00", .weekends)])
+    #expect(twice.filter { $0.id.hasPrefix("routine_Coffee-2") }.count == 2)
+    #expect(twice.contains { $0.id == "routine_Coffee" })
   }
 
   @Test func weekdayAndWeekendRoutinesRepeatOnTheirOwnDays() {
@@ -119,13 +182,13 @@ struct PlannerTests {
       return "\(request.id) \(calendar.weekday!) \(calendar.hour):\(calendar.minute)"
     }
     // Numbered by time of day: 00:05 first. Friday's and Saturday's 00:05 are reminded at
-    // 23:55 on Thursday and Friday evenings.
+    // 23:55 on Thursday and Friday evenings. Thursday's 22:45 and Friday's 00:05 are one night's
+    // bed time, 80 minutes apart: the routine of fewer days reminds of it, once.
     #expect(
       fires.sorted() == [
         "routine_BedTime-2-weekday-1 1 22:35", "routine_BedTime-2-weekday-2 2 22:35",
         "routine_BedTime-2-weekday-3 3 22:35", "routine_BedTime-2-weekday-4 4 22:35",
-        "routine_BedTime-2-weekday-5 5 22:35", "routine_BedTime-weekday-5 5 23:55",
-        "routine_BedTime-weekday-6 6 23:55",
+        "routine_BedTime-weekday-5 5 23:55", "routine_BedTime-weekday-6 6 23:55",
       ])
   }
 

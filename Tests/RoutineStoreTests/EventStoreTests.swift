@@ -30,7 +30,7 @@ struct EventStoreTests {
     #expect(
       try again.migrations() == [
         "0001-events", "0002-planner", "0003-delivery-and-reminders", "0004-reminder-changes",
-        "0005-slots-and-corrections", "0006-tasks-by-name",
+        "0005-slots-and-corrections", "0006-tasks-by-name", "0007-reminders-that-listen",
       ])
   }
 

@@ -218,6 +218,13 @@ enum Definitions {
             message: "expected \(ReminderOptions.style.type.expected), found '\(styleText)'")
         }
         reminder.style = style
+        if let text = try string(item["adapt"], "\(field).adapt", optional: true) {
+          guard let mode = AdaptationMode(rawValue: text) else {
+            throw FieldError(
+              field: "\(field).adapt", message: "expected auto, on or off, found '\(text)'")
+          }
+          reminder.adapt = mode
+        }
         if let schedule = item["schedule"] {
           guard case .object = schedule else {
             throw FieldError(field: "\(field).schedule", message: "expected an object")

@@ -56,9 +56,11 @@ enum HistoryCommand: Command {
         keep = { matches($0) || alerts.contains($0) }
       }
       // Read as they are printed: a year of deliveries every minute is never held in memory.
-      func entries() throws -> HistoryMerge? {
+      func entries(judged: Bool = true) throws -> HistoryMerge? {
         try store.map {
-          try HistoryMerge(store: $0, from: from, to: to, now: seconds, clock: clock, keep: keep)
+          try HistoryMerge(
+            store: $0, from: from, to: to, now: seconds, clock: clock, keep: keep,
+            outcomes: judged ? OutcomeReader(store: $0, zone: zone, now: seconds) : nil)
         }
       }
       // Nothing in the range is an answer; an id nothing ever had is a typo, as in 'why'.
@@ -81,7 +83,7 @@ enum HistoryCommand: Command {
       }
       // Two passes over the same snapshot: the first measures the columns, the second prints.
       var (count, width, stampWidth) = (0, 0, 0)
-      var measuring = try entries()
+      var measuring = try entries(judged: false)
       while let entry = try measuring?.next() {
         count += 1
         width = max(width, entry.requestID.count)

@@ -26,6 +26,12 @@ struct HistoryEntry {
   var reminderID: String?
   /// For an answer: the event it logged was undone since.
   var isUndone = false
+  /// For a delivery: what became of the firing (acted on, ignored, ...), when judged.
+  var result: FiringOutcome?
+  /// For a delivery: the kind whose logging does its act.
+  var actKind: String?
+  /// For a delivery skipped by a rule: the rule.
+  var rule: SkipRule?
 
   init(_ record: DeliveryRecord) {
     kind = .delivery
@@ -40,6 +46,8 @@ struct HistoryEntry {
     alert = record.request.origin == .outlier
     sink = record.sink
     reason = record.reason
+    actKind = record.request.actKind?.name
+    rule = record.rule
   }
 
   init(_ answer: AnswerRecord) {
@@ -75,7 +83,9 @@ struct HistoryEntry {
       members += [
         ("outcome", .string(what)), ("late", .bool(late)), ("attempt", .integer(attempt)),
         ("alert", .bool(alert)), ("title", .string(title)), ("sink", .optional(sink)),
-        ("reason", .optional(reason)),
+        ("reason", .optional(reason)), ("rule", .optional(rule?.rawValue)),
+        ("result", .optional(result?.name)),
+        ("resultMinutes", HistoryEntry.minutes(result).map(JSON.integer) ?? .null),
       ]
     case .answer:
       members += [
@@ -88,6 +98,14 @@ struct HistoryEntry {
       ]
     }
     return .object(members)
+  }
+
+  /// The minutes after the firing its act came, for an outcome that has them.
+  static func minutes(_ outcome: FiringOutcome?) -> Int? {
+    switch outcome {
+    case .acted(let minutes), .snoozedThenActed(let minutes): minutes
+    default: nil
+    }
   }
 
   /// `Sat 2026-11-21 06:50`, or with seconds when they are not zero.
@@ -108,7 +126,11 @@ struct HistoryEntry {
       var notes: [String] = []
       if late && what == "delivered" { notes.append("late") }
       if attempt > 0 { notes.append("ring \(attempt + 1)") }
+      if let rule, what == "skipped" { notes.append(rule.words) }
       if let reason { notes.append(TerminalText.escaped(reason)) }
+      if let words = OutcomeReader.words(result, kind: actKind, zone: zone, clock: clock) {
+        notes.append(TerminalText.escaped(words))
+      }
       if !notes.isEmpty { detail += " (\(notes.joined(separator: "; ")))" }
     case .answer:
       label = "answered"

@@ -17,7 +17,7 @@ struct HistoryMerge {
   /// it; only those whose request `keep` accepts, when given.
   init(
     store: EventStore, from: Int64, to: Int64, now: Int64, clock: ClockStyle,
-    keep: ((String) -> Bool)?
+    keep: ((String) -> Bool)?, outcomes: OutcomeReader? = nil
   ) throws {
     let deliveries = try store.deliveryCursor(from: from, to: to)
     let answers = try store.answerCursor(from: from, to: to)
@@ -40,8 +40,9 @@ struct HistoryMerge {
     sources = [
       Source { () throws -> (HistoryEntry, Int64)? in
         while let record = try deliveries.next() {
-          let entry = HistoryEntry(record)
+          var entry = HistoryEntry(record)
           if keep?(entry.requestID) == false { continue }
+          entry.result = try outcomes?.outcome(of: record)
           // Rows come by firing; an entry is at its firing or a later ring.
           return (entry, record.occurrence.at)
         }

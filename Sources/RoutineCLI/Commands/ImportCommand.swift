@@ -243,7 +243,8 @@ enum ImportCommand: Command {
     return try store.write {
       let settings = try store.settings()
       let clock = context.clockStyle(settings)
-      let recent = try store.storedEvents(EventSelection(from: now - 48 * 3600, to: now + 61))
+      let recent = try store.storedEvents(
+        EventSelection(from: now - LookBack.longestSeconds, to: now + 61))
       let effects = try store.afterLogging(
         recent.map(\.event), now: now, in: zone, clock: clock)
       return Responder.notes(effects, zone: zone, clock: clock)

@@ -31,6 +31,8 @@ enum PlanCommand: Command {
     var emptyNote: String? = nil
     /// Why the next firing of a wanted request will be skipped, by request id.
     var nextSkipped: [String: String] = [:]
+    /// The reminders whose adaptations changed at this plan.
+    var adapted: [AdaptationRecord] = []
   }
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -86,6 +88,16 @@ enum PlanCommand: Command {
           ("removed", .array(change.removed.map { .string($0.id) })),
           ("kept", .array(change.kept.map { .string($0.id) })),
           ("leftOut", .array(change.leftOut.map { .string($0.id) })),
+          (
+            "adapted",
+            .array(
+              outcome.adapted.map { record in
+                .object([
+                  ("key", .string(record.key)), ("state", .string(record.state.rawValue)),
+                  ("explanations", .array(record.explanations.map { .string($0) })),
+                ])
+              })
+          ),
         ]).serialized())
       return
     }
@@ -133,6 +145,13 @@ enum PlanCommand: Command {
     output.line(
       "  \(HelpFormatter.padded("kept", to: labelWidth))\(counted(change.kept.count, "request")) "
         + (change.kept.count == 1 ? "as it was" : "as they were"))
+    for record in outcome.adapted {
+      for explanation in record.explanations {
+        output.line(
+          "  \(HelpFormatter.padded("adapted", to: labelWidth))"
+            + "\(HelpFormatter.padded(record.key, to: width + 2))\(explanation)")
+      }
+    }
     if !change.leftOut.isEmpty {
       output.line(
         "Left out (\(PlannerSettings.pendingLimit) requests pending at most; these fire latest): "
@@ -156,10 +175,16 @@ enum PlanCommand: Command {
     let analyzer = RoutineAnalyzer(weeklyDays: settings.weeklyDays)
     let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
     let analysis = analyzer.analyze(log, window: window)
-    let wanted = Planner(
+    var wanted = Planner(
       settings: settings, messages: ReminderMessages(clock: context.clockStyle(settings))
     )
     .requests(for: analysis)
+    var adapted: [AdaptationRecord] = []
+    if let store, settings.adapts {
+      (wanted, adapted) = try adapt(
+        wanted, analysis: analysis, store: store, settings: settings, zone: zone, now: window.now,
+        dryRun: dryRun, context: context)
+    }
     let change =
       try store?.reconcile(wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
       ?? Reconciler.change(pending: [], wanted: wanted, now: window.now, timeZone: zone)
@@ -184,8 +209,13 @@ enum PlanCommand: Command {
         note = "there are no events yet ('routine log' or 'routine import' adds them)"
       }
     }
+    // The reminders you defined decide too: a learned one gives way to one for the same act.
+    let defined =
+      try store?.pendingRequests(clock: context.clockStyle(settings)).filter {
+        $0.origin == .reminder
+      } ?? []
     let skips = try Skips(
-      store: store, requests: wanted, now: window.now, zone: zone,
+      store: store, requests: wanted + defined, now: window.now, zone: zone,
       clock: context.clockStyle(settings))
     var nextSkipped: [String: String] = [:]
     for request in wanted {
@@ -197,6 +227,48 @@ enum PlanCommand: Command {
     }
     return Outcome(
       settings: settings, zone: zone, now: window.now, wanted: wanted, change: change,
-      emptyNote: note, nextSkipped: nextSkipped)
+      emptyNote: note, nextSkipped: nextSkipped, adapted: adapted)
+  }
+
+  /// Reminders that listen (docs/reminders.md): each reminder's record of the last weeks read
+  /// into its state, the learned requests moved, paused into check-ins or made to follow a
+  /// moved routine, and the records stored (unless `dryRun`). Returns the requests to plan and
+  /// the records whose adaptations changed since the last plan.
+  static func adapt(
+    _ wanted: [NotificationRequest], analysis: RoutineAnalysis, store: EventStore,
+    settings: PlannerSettings, zone: Zone, now: Int64, dryRun: Bool, context: Context
+  ) throws -> ([NotificationRequest], [AdaptationRecord]) {
+    let clock = context.clockStyle(settings)
+    let previousLearned = try store.requests().filter { $0.origin == .learned }
+    let defined = try store.pendingRequests(clock: clock, adapted: false).filter {
+      $0.origin == .reminder
+    }
+    let records = try store.adaptations()
+    var modes: [String: AdaptationMode] = [:]
+    for reminder in try store.reminders() { modes[reminder.id] = reminder.adapt }
+    // Where each learned routine usually ends: a reminder never moves past it, and a paused one
+    // checks in there.
+    var latest: [String: TimeOfDay] = [:]
+    for request in wanted {
+      guard let key = request.adaptationKey, let usual = request.metadata?.suggestedTime,
+        let routine = analysis.routines.first(where: {
+          $0.time == usual && $0.kind.name == request.metadata?.eventKind
+        })
+      else { continue }
+      latest[key] = routine.latest
+    }
+    let histories = try store.reminderRecords(
+      for: wanted + previousLearned + defined,
+      firingsSince: now - Int64(Adaptation.historyDays + 1) * 86_400,
+      actsSince: now - Int64(Adaptation.strengthDays + 1) * 86_400, now: now)
+    let output = AdaptationPlanner(settings: settings, zone: zone, now: now).plan(
+      AdaptationPlanner.Input(
+        learned: wanted, previousLearned: previousLearned, defined: defined, modes: modes,
+        records: records, histories: histories, latest: latest))
+    if !dryRun { try store.saveAdaptations(output.records, at: now) }
+    let changed = output.records.filter {
+      !$0.explanations.isEmpty && $0.explanations != records[$0.key]?.explanations
+    }
+    return (output.learned, changed)
   }
 }

@@ -28,19 +28,29 @@ enum RequestFormatting {
     }
   }
 
+  /// The wall-clock time a trigger fires at (`06:42`), or `once` for an instant.
+  static func time(of trigger: Trigger) -> String {
+    switch trigger {
+    case .calendar(let calendar): "\(calendar.time)"
+    case .local(_, let time): "\(time)"
+    case .date: "once"
+    }
+  }
+
   /// The instant with the zone's offset.
   static func stamp(_ instant: Int64, _ zone: Zone) -> Timestamp {
     Timestamp(
       secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
   }
 
-  /// `12h`, `sameDay` (since the local midnight) or `25m`, as `pending --json` shows a
-  /// look-back.
+  /// `12h`, `sameDay` (since the local midnight), `25m` or `since 04:00`, as `pending --json`
+  /// shows a look-back.
   static func lookBackText(_ lookBack: LookBack) -> String {
     switch lookBack {
     case .hours(let hours): "\(hours)h"
     case .sameDay: "sameDay"
     case .minutes(let minutes): "\(minutes)m"
+    case .since(let time): "since \(time)"
     }
   }
 

@@ -91,6 +91,7 @@ enum ReminderFormatting {
     case nil: break
     }
     if let minutes = reminder.minutesBefore { members.append(("minutesBefore", .integer(minutes))) }
+    if reminder.adapt != .auto { members.append(("adapt", .string(reminder.adapt.rawValue))) }
     return .object(members)
   }
 }

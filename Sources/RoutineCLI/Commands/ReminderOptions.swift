@@ -57,10 +57,16 @@ enum ReminderOptions {
     "style", .oneOf(Reminder.Style.allCases),
     "An alarm rings again every 5 minutes until answered.")
 
+  /// `--adapt auto|on|off`.
+  static let adapt = Option(
+    "adapt", .oneOf(AdaptationMode.allCases),
+    "on: its time follows your answers and it pauses while you keep the habit; off: never adapts; auto (default): only backs off when ignored."
+  )
+
   static let options: [OptionSpec] = [
     activity.spec, text.spec, habit.spec, task.spec, at.spec, window.spec, days.spec, day.spec,
     `repeat`.spec, lookback.spec, beforeWindow.spec, before.spec, title.spec, message.spec,
-    style.spec,
+    style.spec, adapt.spec,
   ]
 
   /// The first of the "what" options given.
@@ -131,6 +137,7 @@ enum ReminderOptions {
       reminder.message = text.isEmpty ? nil : text
     }
     if let style = try arguments.value(style) { reminder.style = style }
+    if let mode = try arguments.value(adapt) { reminder.adapt = mode }
     if let hours = try arguments.value(lookback) {
       guard reminder.kind == .activity else {
         throw UsageError("--lookback applies to activity reminders", command: context.command)

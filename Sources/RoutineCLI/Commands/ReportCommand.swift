@@ -93,7 +93,9 @@ enum ReportCommand: Command {
             title: item.request.title, body: item.request.body,
             skipped: skips.reason(item.request, at: item.firing))
         },
-        outcomes: try store.map { try outcomes($0, from: start, to: to) } ?? [],
+        outcomes: try store.map {
+          try outcomes($0, from: start, to: to, now: nowSeconds, zone: zone)
+        } ?? [],
         reminders: try RemindersCommand.listing(
           store: store, now: nowSeconds, zone: zone, clock: clock
         ).map { row in
@@ -156,24 +158,48 @@ enum ReportCommand: Command {
     }
   }
 
-  /// What became of the firings in `from..<to`, per reminder (a learned request: per request),
-  /// read from the delivery records and the answers.
-  static func outcomes(_ store: EventStore, from: Int64, to: Int64) throws -> [ReportOutcome] {
+  /// What became of the firings in `from..<to`, per reminder (a learned one: per key), judged
+  /// by the core (``FiringOutcome``) from the delivery records, the answers and the log.
+  static func outcomes(_ store: EventStore, from: Int64, to: Int64, now: Int64, zone: Zone)
+    throws -> [ReportOutcome]
+  {
+    let settings = try store.settings()
+    let records = settings.adapts ? try store.adaptations() : [:]
+    let reader = OutcomeReader(store: store, zone: zone, now: now)
     var byOwner: [String: ReportOutcome] = [:]
     var owners: [String: String] = [:]
     let deliveries = try store.deliveryCursor(from: from, to: to)
     while let record = try deliveries.next() {
-      let owner = record.request.metadata?.reminderID ?? record.occurrence.requestID
+      let owner = record.request.adaptationKey ?? record.occurrence.requestID
       owners[record.occurrence.requestID] = owner
       var outcome = byOwner[owner] ?? ReportOutcome(id: owner, title: record.request.title)
       // A snoozed alert comes back as a request of its own: its firing is the snooze's.
       guard record.attempt == 0, record.request.origin != .snooze else { continue }
-      switch record.outcome {
-      case .delivered: outcome.delivered += 1
-      case .suppressed, .cancelled: outcome.skipped += 1
-      case .missed: outcome.missed += 1
-      case .failed, .sending: outcome.failed += 1
+      switch try reader.outcome(of: record) {
+      case .acted:
+        outcome.delivered += 1
+        outcome.acted += 1
+      case .snoozedThenActed:
+        outcome.delivered += 1
+        outcome.acted += 1
+        outcome.snoozedThenActed += 1
+      case .dismissed:
+        outcome.delivered += 1
+        outcome.dismissed += 1
+      case .ignored:
+        outcome.delivered += 1
+        outcome.ignored += 1
+      case .preEmpted:
+        outcome.delivered += 1
+        outcome.preEmpted += 1
+      case .open, nil:
+        outcome.delivered += 1
+      case .skipped:
+        outcome.skipped += 1
+      case .notDelivered:
+        if record.outcome == .missed { outcome.missed += 1 } else { outcome.failed += 1 }
       }
+      outcome.standing = records[owner].map(WhyCommand.standing)
       byOwner[owner] = outcome
     }
     var actions: [String: [String: Int]] = [:]
@@ -181,18 +207,14 @@ enum ReportCommand: Command {
     while let answer = try answers.next() {
       let id = answer.occurrence.requestID
       let owner = owners[id] ?? id
-      var outcome = byOwner[owner] ?? ReportOutcome(id: owner, title: id)
-      if answer.action == NotificationCategory.snooze.id {
-        outcome.snoozed += 1
-      } else {
-        actions[owner, default: [:]][answer.action, default: 0] += 1
-      }
-      byOwner[owner] = outcome
+      guard byOwner[owner] != nil, answer.action != NotificationCategory.snooze.id else { continue }
+      actions[owner, default: [:]][answer.action, default: 0] += 1
     }
     for (owner, counts) in actions {
       byOwner[owner]?.answers = counts.map { (action: $0.key, count: $0.value) }
         .sorted { ($1.count, $0.action) < ($0.count, $1.action) }
     }
-    return byOwner.values.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    return byOwner.values.filter { $0.delivered + $0.skipped + $0.missed + $0.failed > 0 }
+      .sorted { ($0.title, $0.id) < ($1.title, $1.id) }
   }
 }

@@ -16,11 +16,14 @@ enum SettingsCommand: Command {
       the system's. The locale decides whether reminder texts read 6:46 AM or 06:46; it is taken
       from LC_ALL, LC_TIME or LANG the first time routine writes to a store. Routines of some
       weekdays (the gym on Monday, Wednesday and Friday) are learned from the --weekly days; a
-      horizon no longer than --window (0, say) learns none.
+      horizon no longer than --window (0, say) learns none. Reminders adapt to how you answer
+      them (--adapt): their time follows your answers, they back off when ignored and pause
+      while you keep the habit on your own (docs/reminders.md); --daily-cap limits how many a
+      day reach you.
       """,
     options: [
       enabled.spec, threshold.spec, lead.spec, buffer.spec, window.spec, weekly.spec, grace.spec,
-      snooze.spec, timeZone.spec, locale.spec,
+      snooze.spec, adapt.spec, dailyCap.spec, timeZone.spec, locale.spec,
     ],
     globals: ["store", "tz", "json"])
 
@@ -57,6 +60,16 @@ enum SettingsCommand: Command {
   static let snooze = minutes(
     "snooze", "MINUTES", "snoozeMinutes",
     "Minutes until a snoozed reminder comes back (default 5).")
+  /// `--adapt true|false`.
+  static let adapt = Option(
+    "adapt", .boolean,
+    "Reminders adapt to how you answer them: time, dose, fading (default true; false: they fire as planned)."
+  )
+  /// `--daily-cap N`.
+  static let dailyCap = minutes(
+    "daily-cap", "N", "dailyCap",
+    "At most N reminders a day, yours before learned ones; alarms and tasks always (default 0: no cap)."
+  )
   /// `--time-zone ZONE|none`, checked against the zone database when the command runs.
   static let timeZone = Option(
     "time-zone", .zone(alsoNone: true),
@@ -90,6 +103,8 @@ enum SettingsCommand: Command {
     var weekly: Int?
     var grace: Int?
     var snooze: Int?
+    var adapt: Bool?
+    var dailyCap: Int?
     /// `.some(nil)` unsets the zone.
     var timeZone: String?? = nil
     /// `.some(nil)` forgets the locale (the next write records the environment's).
@@ -97,7 +112,8 @@ enum SettingsCommand: Command {
 
     var isEmpty: Bool {
       enabled == nil && threshold == nil && lead == nil && buffer == nil && window == nil
-        && weekly == nil && grace == nil && snooze == nil && timeZone == nil && locale == nil
+        && weekly == nil && grace == nil && snooze == nil && adapt == nil && dailyCap == nil
+        && timeZone == nil && locale == nil
     }
 
     func apply(to settings: inout PlannerSettings) {
@@ -109,6 +125,8 @@ enum SettingsCommand: Command {
       if let weekly { settings.weeklyDays = weekly }
       if let grace { settings.graceMinutes = grace }
       if let snooze { settings.snoozeMinutes = snooze }
+      if let adapt { settings.adapts = adapt }
+      if let dailyCap { settings.dailyCap = dailyCap }
       if let timeZone { settings.timeZone = timeZone }
       if let locale { settings.locale = locale }
     }
@@ -160,6 +178,7 @@ enum SettingsCommand: Command {
           ("weeklyDays", .integer(settings.weeklyDays)),
           ("graceMinutes", .integer(settings.graceMinutes)),
           ("snoozeMinutes", .integer(settings.snoozeMinutes)),
+          ("adapt", .bool(settings.adapts)), ("dailyCap", .integer(settings.dailyCap)),
           ("timeZone", .optional(settings.timeZone)),
           ("locale", .optional(settings.locale)), ("store", .string(store)),
           ("removedRequests", removed.map(JSON.integer) ?? .null),
@@ -191,6 +210,8 @@ enum SettingsCommand: Command {
       ),
       ("grace minutes", "\(settings.graceMinutes)"),
       ("snooze minutes", "\(settings.snoozeMinutes)"),
+      ("adapt", settings.adapts ? "true" : "false"),
+      ("daily cap", settings.dailyCap == 0 ? "none" : "\(settings.dailyCap)"),
       ("time zone", zone),
       (
         "locale",
@@ -234,6 +255,8 @@ enum SettingsCommand: Command {
     change.weekly = try arguments.value(weekly)
     change.grace = try arguments.value(grace)
     change.snooze = try arguments.value(snooze)
+    change.adapt = try arguments.value(adapt)
+    change.dailyCap = try arguments.value(dailyCap)
     change.locale = try arguments.value(locale)
     if let text = arguments.text(timeZone) {
       if text.lowercased() == "none" || text.isEmpty {

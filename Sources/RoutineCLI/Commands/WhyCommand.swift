@@ -59,7 +59,20 @@ enum WhyCommand: Command {
       } else {
         members.append(("reminder", .null))
       }
-      let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
+      let skips = try Skips(store: store, requests: pending, now: now, zone: zone, clock: clock)
+      // What adaptation decided, once per reminder (a learned one's requests share it).
+      let records = settings.adapts ? try store.adaptations() : [:]
+      var adaptationJSON: [JSON] = []
+      var shown = Set<String>()
+      for key in requests.compactMap(\.adaptationKey) + (reminder.map { [$0.id] } ?? [])
+      where shown.insert(key).inserted {
+        guard let record = records[key] else { continue }
+        lines.append("\(key): \(WhyCommand.standing(record))")
+        for explanation in record.explanations { lines.append("  \(explanation)") }
+        adaptationJSON.append(WhyCommand.json(record))
+      }
+      members.append(("adaptation", .array(adaptationJSON)))
+      let outcomes = OutcomeReader(store: store, zone: zone, now: now)
       var requestsJSON: [JSON] = []
       for request in requests {
         lines.append("\(request.id): \(WhyCommand.origin(request)).")
@@ -96,7 +109,13 @@ enum WhyCommand: Command {
       for record in recent {
         let when = EventFormatting.localDateTime(stamp(record.occurrence.at))
         let rangAt = clock.formatClock(stamp(record.decidedAt).timeOfDay)
-        let explanation = WhyCommand.explain(record, rangAt: rangAt)
+        var explanation = WhyCommand.explain(record, rangAt: rangAt)
+        let result = try outcomes.outcome(of: record)
+        if let words = OutcomeReader.words(
+          result, kind: record.request.actKind?.name, zone: zone, clock: clock)
+        {
+          explanation += "; \(words)"
+        }
         var text = "  \(when) \(record.occurrence.requestID): " + explanation
         let given = try store.answers(to: record.occurrence)
         for answer in given {
@@ -110,6 +129,7 @@ enum WhyCommand: Command {
             ("occurrence", .string(stamp(record.occurrence.at).iso8601)),
             ("attempt", .integer(record.attempt)), ("outcome", .string(record.outcome.rawValue)),
             ("late", .bool(record.isLate)), ("explanation", .string(explanation)),
+            ("result", .optional(result?.name)),
             (
               "answers",
               .array(
@@ -131,6 +151,29 @@ enum WhyCommand: Command {
       for line in lines { context.output.line(TerminalText.escaped(line)) }
     }
     return .ok
+  }
+
+  /// "active, strength 72%, streak 5 days": a reminder's state as adaptation left it.
+  static func standing(_ record: AdaptationRecord) -> String {
+    var text = record.state == .paused ? "paused" : record.stateText
+    if record.mode == .off { text = "adaptation off" }
+    if let strength = record.strength {
+      text += ", strength \(Int((strength * 100).rounded()))%"
+    }
+    if let streak = record.streak { text += ", streak \(counted(streak, "day"))" }
+    return text
+  }
+
+  /// A record as `--json` shows it.
+  static func json(_ record: AdaptationRecord) -> JSON {
+    .object([
+      ("key", .string(record.key)), ("state", .string(record.state.rawValue)),
+      ("mode", .string(record.mode.rawValue)), ("spacingDays", .integer(record.spacing)),
+      ("offsetMinutes", .integer(record.offsetMinutes)),
+      ("strength", .rounded(record.strength, places: 3)),
+      ("streak", record.streak.map(JSON.integer) ?? .null),
+      ("explanations", .array(record.explanations.map { .string($0) })),
+    ])
   }
 
   static func origin(_ request: NotificationRequest) -> String {
@@ -162,7 +205,9 @@ enum WhyCommand: Command {
       return "unless \(metadata.eventKind) is logged that day before it"
     case .minutes(let minutes):
       return "unless \(metadata.eventKind) is logged in the "
-        + (minutes == 1 ? "minute" : "\(minutes) minutes") + " before (its usual range)"
+        + (minutes == 1 ? "minute" : "\(minutes) minutes") + " before"
+    case .since(let time):
+      return "unless \(metadata.eventKind) is logged since \(time) (its part of the day)"
     }
   }
 
@@ -181,6 +226,7 @@ enum WhyCommand: Command {
     case .missed: return "missed" + reason
     case .suppressed: return "not delivered: already done" + reason
     case .cancelled: return "not delivered: cancelled when it was logged" + reason
+    case .skipped: return "not delivered: \(record.rule?.rawValue ?? "skipped")" + reason
     case .failed: return "could not be delivered" + reason
     }
   }

@@ -70,32 +70,30 @@ struct Deliverer {
       let requests = try store.pendingRequests(clock: clock)
       let checked = try Deliverer.watermark(store, in: zone)
       var due = policy.due(requests, checked: checked, now: now, in: zone)
-      // Unanswered alarms ring again.
+      // Unanswered alarms ring again (unless their act was logged since: FiringFactsReader).
       let byID = Dictionary(requests.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      for alarm in try store.unansweredAlarms(since: now - 86_400) {
+      for alarm in try store.unansweredAlarms(since: now - 86_400)
+      where alarm.outcome != .suppressed {
         if let ring = DeliveryPolicy.ringAgain(
           alarm.due, current: byID[alarm.occurrence.requestID], now: now)
         {
           due.append(ring)
         }
       }
-      let cancellations = CancellationIndex(
-        try store.cancellations(
-          from: policy.start(checkedUntil: checked?.instant, now: now) - 86_400))
+      guard !due.isEmpty else {
+        try Deliverer.setWatermark(store, DeliveryWatermark(instant: now, in: zone))
+        try store.removeExpiredCancellations(before: now - 86_400)
+        return ([], zone, settings.snoozeMinutes)
+      }
+      let reader = try FiringFactsReader(
+        store: store, settings: settings, requests: requests, zone: zone,
+        cancellationsFrom: policy.start(checkedUntil: checked?.instant, now: now) - 86_400)
+      var cap = try Deliverer.dailyCap(
+        store, settings: settings, requests: requests, now: now, zone: zone)
       var claimed: [DeliveryRecord] = []
       for item in due {
-        var facts = FiringFacts(cancellation: cancellations[item])
-        if item.attempt == 0, facts.cancellation == nil, let metadata = item.request.metadata,
-          let lookBack = metadata.lookBack, let kind = EventKind(metadata.eventKind)
-        {
-          let window = lookBack.window(before: item.occurrence.at, in: zone)
-          do {
-            facts.events = .found(
-              try store.eventTimes(
-                countingAs: kind, from: window.lowerBound, to: window.upperBound))
-          } catch {
-            facts.events = .unreadable(ErrorReport.describe(error).1)
-          }
+        let facts = reader.facts(for: item, cap: cap) { kind, window in
+          try store.eventTimes(countingAs: kind, from: window.lowerBound, to: window.upperBound)
         }
         guard
           let (outcome, note) = policy.decide(item, facts: facts, now: now, in: zone, clock: clock)
@@ -105,7 +103,17 @@ struct Deliverer {
         case .deliver(let late):
           record = try store.claim(
             item, outcome: .sending, late: late, reason: note, sink: sink.kind.rawValue, at: now)
-          if let record { claimed.append(record) }
+          if let record {
+            claimed.append(record)
+            if item.attempt == 0, item.request.metadata?.isAlarm != true,
+              item.request.category != .taskReminder
+            {
+              cap?.delivered += 1
+              if item.request.origin == .reminder, let ahead = cap?.definedAhead {
+                cap?.definedAhead = max(0, ahead - 1)
+              }
+            }
+          }
         case .missed:
           let minutes = (now - item.dueAt) / 60
           record = try store.claim(
@@ -119,6 +127,9 @@ struct Deliverer {
         case .cancelled(let reason):
           record = try store.claim(
             item, outcome: .cancelled, late: false, reason: reason, sink: nil, at: now)
+        case .skipped(let rule, let reason):
+          record = try store.claim(
+            item, outcome: .skipped, late: false, reason: reason, sink: nil, rule: rule, at: now)
         }
         if let record, record.outcome != .sending { report.skipped.append(record) }
         if record != nil, DeliveryPolicy.usesUp(item) {
@@ -129,6 +140,31 @@ struct Deliverer {
       try store.removeExpiredCancellations(before: now - 86_400)
       return (claimed, zone, settings.snoozeMinutes)
     }
+  }
+
+  /// The day's cap as it stands at `now` (`settings --daily-cap`), or `nil` without one: the
+  /// reminders delivered since the local midnight, and the firings of reminders you defined
+  /// still ahead today (alarms and task reminders aside).
+  static func dailyCap(
+    _ store: EventStore, settings: PlannerSettings, requests: [NotificationRequest], now: Int64,
+    zone: Zone
+  ) throws -> DailyCap? {
+    guard settings.dailyCap > 0 else { return nil }
+    let today = WallClock.localDate(at: now, in: zone)
+    let midnight = WallClock.instant(on: today, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
+    let tomorrow = WallClock.instant(
+      on: today.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
+    let ahead = requests.filter {
+      $0.origin == .reminder && $0.metadata?.isAlarm != true && $0.category != .taskReminder
+    }.reduce(0) { count, request in
+      count
+        + request.trigger.firings(from: now, to: tomorrow, in: zone).filter {
+          $0.at > (request.metadata?.activeSince ?? Int64.min)
+        }.count
+    }
+    return DailyCap(
+      limit: settings.dailyCap, delivered: try store.deliveredCount(from: midnight, to: now + 1),
+      definedAhead: ahead)
   }
 
   /// How far delivery has looked (``DeliveryWatermark``); a store from before the wall clock

@@ -118,6 +118,16 @@ struct Responder {
         + ForwardCheck.reason(kind: cancellation.eventKind, at: cancellation.eventAt, clock: clock)
         + "."
     }
+      + effects.closed.map { closed in
+        let back =
+          closed.snooze.trigger.nextFire(after: Int64.min, in: zone).map {
+            " (due \(clock.formatClock(TimeArgument.stamp($0, zone).timeOfDay)))"
+          } ?? ""
+        return "Removed the snoozed \(closed.snooze.id)\(back): "
+          + ForwardCheck.reason(
+            kind: closed.event.kind.name, at: closed.event.timestamp, clock: clock)
+          + "."
+      }
       + effects.alerts.map { "Unusual: \($0.body) (an alert goes out with the next delivery)" }
   }
 

@@ -30,12 +30,18 @@ struct JSONListWriter {
     count += 1
   }
 
-  /// Closes the list and the object, with a line break.
-  func finish() {
+  /// Closes the list and the object, with a line break; `more` members follow the list.
+  func finish(then more: [(String, JSON)] = []) {
+    var tail = ""
+    for (key, value) in more {
+      tail += ",\n  "
+      JSON.writeString(key, to: &tail)
+      tail += ": " + value.serialized(indent: 2)
+    }
     if count == 0 {
-      output.line(opening + "]\n}")
+      output.line(opening + "]" + tail + "\n}")
     } else {
-      output.line("\n  ]\n}")
+      output.line("\n  ]" + tail + "\n}")
     }
   }
 }

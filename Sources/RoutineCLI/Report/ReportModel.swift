@@ -52,24 +52,29 @@ struct ReportFiring {
   var skipped: String?
 }
 
-/// What became of one reminder's (or learned request's) firings.
+/// What became of one reminder's (or learned reminder's) firings, by ``FiringOutcome``.
 struct ReportOutcome {
-  /// The reminder's id, or the request's when it has no reminder.
+  /// The reminder's id, or a learned reminder's key (`routine_WakeUp`).
   var id: String
   var title: String
   var delivered = 0
   /// Answers by action, most given first.
   var answers: [(action: String, count: Int)] = []
-  var snoozed = 0
-  /// Not delivered: already done (suppressed at fire time, or cancelled when it was logged).
+  /// Delivered and acted on (answered, or its kind logged after it in its act window).
+  var acted = 0
+  /// Acted on after a snooze (counted in ``acted`` too).
+  var snoozedThenActed = 0
+  var dismissed = 0
+  var ignored = 0
+  /// Delivered after its kind was logged earlier that day: not needed.
+  var preEmpted = 0
+  /// Not delivered: already done, or by a rule (superseded, backing off, paused, the cap).
   var skipped = 0
+  /// Not delivered: the machine was off or asleep, or the sink failed.
   var missed = 0
   var failed = 0
-
-  /// Deliveries nobody answered or snoozed: those a person ignored.
-  var unanswered: Int {
-    max(0, delivered - snoozed - answers.reduce(0) { $0 + $1.count })
-  }
+  /// Where adaptation left it: "active, strength 72%, streak 5 days".
+  var standing: String?
 }
 
 /// One reminder a person defined.

@@ -137,16 +137,19 @@ enum ReportPage {
       })
   }
 
-  /// A word for how a reminder fares: whether it is answered, ignored or not needed.
+  /// A word for how a reminder fares, from what became of its firings (``FiringOutcome``):
+  /// acted on, ignored, or not needed.
   static func verdict(_ outcome: ReportOutcome) -> String {
-    let answered = outcome.answers.reduce(0) { $0 + $1.count }
     let fired = outcome.delivered + outcome.skipped + outcome.missed + outcome.failed
     if fired == 0 { return "nothing fired yet" }
     if outcome.delivered == 0 && outcome.skipped > 0 { return "not needed: done before it fired" }
     if outcome.delivered == 0 { return "never delivered" }
-    if answered * 2 > outcome.delivered { return "helps: mostly answered" }
-    if outcome.unanswered * 2 > outcome.delivered { return "mostly ignored" }
-    return "sometimes answered"
+    if outcome.acted * 2 > outcome.delivered { return "helps: mostly acted on" }
+    if (outcome.preEmpted + outcome.skipped) * 2 > fired {
+      return "mostly not needed: done before it"
+    }
+    if (outcome.ignored + outcome.dismissed) * 2 > outcome.delivered { return "mostly ignored" }
+    return "sometimes acted on"
   }
 
   private static func outcomes(_ model: ReportModel) -> String {
@@ -155,21 +158,29 @@ enum ReportPage {
       empty:
         "No firing recorded in the range yet: 'routine deliver' (from cron) or 'routine watch' records each one.",
       columns: [
-        "Reminder", "Delivered", "Answered", "Snoozed", "Skipped: already done", "Missed",
-        "Unanswered", "Verdict",
+        "Reminder", "Delivered", "Acted on", "Dismissed", "Ignored", "Done before it",
+        "Skipped", "Missed", "Verdict",
       ],
       rows: model.outcomes.map { outcome in
         let answers =
           outcome.answers.isEmpty
-          ? "0"
-          : outcome.answers.map { "\($0.count) × ‘\(HTMLText.escaped($0.action))’" }.joined(
-            separator: ", ")
+          ? ""
+          : " ("
+            + outcome.answers.map { "\($0.count) × ‘\(HTMLText.escaped($0.action))’" }
+            .joined(separator: ", ") + ")"
+        let acted =
+          "\(outcome.acted)"
+          + (outcome.snoozedThenActed > 0 ? ", \(outcome.snoozedThenActed) after a snooze" : "")
+          + answers
         let missed = outcome.missed + outcome.failed
+        let standing = outcome.standing.map { "<br><small>\(HTMLText.escaped($0))</small>" } ?? ""
         return [
-          "<b>\(HTMLText.escaped(outcome.title))</b> <code>\(HTMLText.escaped(outcome.id))</code>",
-          "\(outcome.delivered)", answers, "\(outcome.snoozed)", "\(outcome.skipped)",
+          "<b>\(HTMLText.escaped(outcome.title))</b> <code>\(HTMLText.escaped(outcome.id))</code>"
+            + standing,
+          "\(outcome.delivered)", acted, "\(outcome.dismissed)", "\(outcome.ignored)",
+          "\(outcome.preEmpted)", "\(outcome.skipped)",
           "\(missed)\(outcome.failed > 0 ? " (\(outcome.failed) failed)" : "")",
-          "\(outcome.unanswered)", verdict(outcome),
+          verdict(outcome),
         ]
       })
   }

@@ -302,11 +302,26 @@ extension NotificationRequest {
       target.origin == .reminder
       || (target.origin == .snooze && target.category != .earlyWarning)
     let title = target.title.hasPrefix("Reminder: ") ? target.title : "Reminder: \(target.title)"
-    return NotificationRequest(
+    var alert = NotificationRequest(
       id: "alert_\(compact)_\(fire)", origin: .snooze,
       category: keepsCategory ? target.category : .earlyWarning,
       title: ReminderMessages.fit(title, maximum: ReminderMessages.maximumTitleLength),
       body: ReminderMessages.fit(target.body), trigger: .date(fire),
       metadata: target.metadata ?? RequestMetadata(eventKind: kind.name))
+    // The copy is not needed once the act is logged after the firing it copies (back to the
+    // first firing, for a copy of a copy): logging closes it, and delivery skips it.
+    let original = NotificationRequest(
+      id: target.requestID, origin: target.origin, category: target.category, title: target.title,
+      body: target.body, trigger: .date(target.occurrence), metadata: target.metadata)
+    if original.actKind != nil {
+      var minutes = Int(max(0, fire - target.occurrence) / 60)
+      if target.origin == .snooze, case .minutes(let before) = target.metadata?.lookBack {
+        minutes += before
+      }
+      alert.metadata?.lookBack = .minutes(minutes)
+    } else {
+      alert.metadata?.lookBack = nil
+    }
+    return alert
   }
 }

@@ -42,6 +42,9 @@ public enum DeliveryOutcome: Hashable, Sendable {
   case suppressed(reason: String)
   /// Skipped by a cancellation recorded when the activity was logged.
   case cancelled(reason: String)
+  /// Skipped by another rule: superseded by a reminder of the same act, backing off, paused,
+  /// the daily cap.
+  case skipped(SkipRule, reason: String)
 }
 
 /// How far delivery has looked: the instant of the last run, and the wall clock it read then in
@@ -87,6 +90,40 @@ public enum Skip: Hashable, Sendable {
   /// The firing's slot (its local date and time) was already handled at this instant: before a
   /// change of zone, or by another run.
   case alreadyHandled(at: Int64)
+  /// Another rule: superseded, backing off, paused, the daily cap.
+  case rule(SkipRule, reason: String)
+}
+
+/// A reminder you defined for the same act, firing near a learned one on the same day: the
+/// learned one gives way (one reminder per act).
+public struct DefinedFiring: Hashable, Sendable {
+  /// The reminder.
+  public var reminderID: String
+  /// When it fires.
+  public var at: Int64
+
+  /// A firing of `reminderID` at `at`.
+  public init(reminderID: String, at: Int64) {
+    self.reminderID = reminderID
+    self.at = at
+  }
+}
+
+/// The day's cap on reminders (`settings --daily-cap`), as delivery counts it.
+public struct DailyCap: Hashable, Sendable {
+  /// At most this many reminders a day (alarms and task reminders aside).
+  public var limit: Int
+  /// Delivered so far today (alarms and task reminders aside).
+  public var delivered: Int
+  /// Reminders you defined still to fire today: a learned one gives way to them.
+  public var definedAhead: Int
+
+  /// A cap.
+  public init(limit: Int, delivered: Int, definedAhead: Int) {
+    self.limit = limit
+    self.delivered = delivered
+    self.definedAhead = definedAhead
+  }
 }
 
 /// What the store knows about one firing, gathered by the shell so that the decision stays
@@ -98,15 +135,45 @@ public struct FiringFacts: Hashable, Sendable {
   public var events: LookBackEvents
   /// When its slot was already handled (delivered, missed or skipped), if it was.
   public var handledAt: Int64?
+  /// A reminder you defined for its act, firing near it that day (a learned one only).
+  public var superseding: DefinedFiring?
+  /// What the last plan decided for its reminder (``AdaptationRecord``), and the days of the
+  /// week the reminder is on (its requests together).
+  public var adaptation: (record: AdaptationRecord, onDays: WeekdaySet)?
+  /// The day's cap, when one is set.
+  public var cap: DailyCap?
 
   /// Facts.
   public init(
     cancellation: StoredCancellation? = nil, events: LookBackEvents = .notChecked,
-    handledAt: Int64? = nil
+    handledAt: Int64? = nil, superseding: DefinedFiring? = nil,
+    adaptation: (record: AdaptationRecord, onDays: WeekdaySet)? = nil, cap: DailyCap? = nil
   ) {
     self.cancellation = cancellation
     self.events = events
     self.handledAt = handledAt
+    self.superseding = superseding
+    self.adaptation = adaptation
+    self.cap = cap
+  }
+
+  /// Equal when every fact is.
+  public static func == (lhs: FiringFacts, rhs: FiringFacts) -> Bool {
+    lhs.cancellation == rhs.cancellation && lhs.events == rhs.events
+      && lhs.handledAt == rhs.handledAt && lhs.superseding == rhs.superseding
+      && lhs.adaptation?.record == rhs.adaptation?.record
+      && lhs.adaptation?.onDays == rhs.adaptation?.onDays && lhs.cap == rhs.cap
+  }
+
+  /// Hashes every fact.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(cancellation)
+    hasher.combine(events)
+    hasher.combine(handledAt)
+    hasher.combine(superseding)
+    hasher.combine(adaptation?.record)
+    hasher.combine(adaptation?.onDays)
+    hasher.combine(cap)
   }
 }
 
@@ -221,10 +288,25 @@ public struct DeliveryPolicy: Sendable {
   /// whatever the log says); then an event in the look-back window. Each further ring of an
   /// alarm is never skipped: the firing was delivered. A log that cannot be read skips nothing
   /// (the fail-safe: a reminder that cannot be checked fires) and leaves a note.
+  ///
+  /// Then the rules of reminders that listen (docs/reminders.md), each named with its reason: a
+  /// learned firing gives way to a reminder you defined for the same act near it that day
+  /// (superseded); a paused reminder's check-in is not needed once the act is done (paused);
+  /// a reminder backing off stays quiet between its days (backing off); past the daily cap, a
+  /// learned reminder gives way first, then one you defined (alarms and task reminders never
+  /// do). An alarm's further ring stops once its act is logged after it fired.
   public static func skip(
     _ due: DueOccurrence, facts: FiringFacts, in zone: Zone, clock: ClockStyle
   ) -> (skip: Skip?, note: String?) {
-    guard due.attempt == 0 else { return (nil, nil) }
+    guard due.attempt == 0 else {
+      // Logging the act stops an alarm's rings, as an answer does.
+      guard case .found(let events) = facts.events, let kind = due.request.actKind,
+        let done = events.filter({ $0.secondsSince1970 >= due.occurrence.at }).min()
+      else { return (nil, nil) }
+      return (
+        .suppressed(reason: ForwardCheck.reason(kind: kind.name, at: done, clock: clock)), nil
+      )
+    }
     if let handled = facts.handledAt, handled != due.occurrence.at {
       return (.alreadyHandled(at: handled), nil)
     }
@@ -237,23 +319,71 @@ public struct DeliveryPolicy: Sendable {
         nil
       )
     }
-    guard let metadata = due.request.metadata, metadata.lookBack != nil else { return (nil, nil) }
-    switch facts.events {
-    case .notChecked:
-      return (nil, nil)
-    case .unreadable(let reason):
-      return (nil, "the log could not be read (\(reason)); delivered anyway")
-    case .found(let events):
-      guard
-        let evidence = ForwardCheck.evidence(
+    let record = facts.adaptation?.record
+    let current = record.map { isCurrent($0, for: due.occurrence.at, in: zone) } ?? false
+    var note: String?
+    if let metadata = due.request.metadata, metadata.lookBack != nil {
+      switch facts.events {
+      case .notChecked:
+        break
+      case .unreadable(let reason):
+        note = "the log could not be read (\(reason)); delivered anyway"
+      case .found(let events):
+        if let evidence = ForwardCheck.evidence(
           for: due.request, at: due.occurrence.at, events: events, in: zone)
-      else { return (nil, nil) }
+        {
+          let reason = ForwardCheck.reason(kind: metadata.eventKind, at: evidence, clock: clock)
+          if current, let record, record.state == .paused {
+            return (.rule(.paused, reason: "\(record.stateText); \(reason)"), nil)
+          }
+          return (.suppressed(reason: reason), nil)
+        }
+      }
+    }
+    if let defined = facts.superseding {
+      let at = Timestamp(
+        secondsSince1970: defined.at,
+        utcOffsetSeconds: Int32(WallClock.offset(at: defined.at, in: zone)))
       return (
-        .suppressed(
-          reason: ForwardCheck.reason(kind: metadata.eventKind, at: evidence, clock: clock)),
-        nil
+        .rule(
+          .superseded,
+          reason:
+            "\(defined.reminderID), which you defined, reminds of it at \(clock.formatClock(at.timeOfDay))"
+        ), note
       )
     }
+    if current, let (record, onDays) = facts.adaptation, record.state == .backingOff {
+      let date = WallClock.localDate(at: due.occurrence.at, in: zone)
+      let fires = Adaptation.firesWhileBackingOff(on: date, record: record) {
+        onDays.isEmpty || onDays.contains($0.weekday)
+      }
+      if !fires { return (.rule(.backingOff, reason: record.stateText), note) }
+    }
+    if let cap = facts.cap, cap.limit > 0, due.request.metadata?.isAlarm != true,
+      due.request.category != .taskReminder
+    {
+      let reserved = due.request.origin == .learned ? cap.definedAhead : 0
+      if cap.delivered + reserved >= cap.limit {
+        return (
+          .rule(
+            .dailyCap,
+            reason: "the day's cap of \(cap.limit) reminders was reached"
+              + (reserved > 0 ? " (\(reserved) you defined still to come)" : "")), note
+        )
+      }
+    }
+    return (nil, note)
+  }
+
+  /// Whether `record` was decided for the day of `firing` or the day before: a record the plan
+  /// has not renewed since is not acted on (fail-safe: a reminder fires at full dose when the
+  /// nightly plan stopped running).
+  public static func isCurrent(_ record: AdaptationRecord, for firing: Int64, in zone: Zone)
+    -> Bool
+  {
+    guard let day = record.computedDay else { return false }
+    let date = WallClock.localDate(at: firing, in: zone).daysSince1970
+    return day <= date && date - day <= 1
   }
 
   /// What to do with `due` at `now` given what the store knows: a skip first (a skipped firing
@@ -267,6 +397,7 @@ public struct DeliveryPolicy: Sendable {
     switch skip {
     case .cancelled(let reason): return (.cancelled(reason: reason), nil)
     case .suppressed(let reason): return (.suppressed(reason: reason), nil)
+    case .rule(let rule, let reason): return (.skipped(rule, reason: reason), note)
     case .alreadyHandled: return nil
     case nil:
       return (outcome(for: due, now: now, cancelledBecause: nil, suppressedBecause: nil), note)

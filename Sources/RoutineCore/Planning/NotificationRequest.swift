@@ -93,6 +93,12 @@ public struct RequestMetadata: Hashable, Sendable {
   /// Firings at or before this instant are not due: the reminder was defined (or changed, or
   /// turned on) after them.
   public var activeSince: Int64?
+  /// The wall-clock time until which an act counts as answering a firing (a learned routine's
+  /// slot ends there: ``ActWindow``); `nil` for the day's end.
+  public var actUntil: TimeOfDay?
+  /// How adaptation changed this request, in words ("moved 10 min later: you snoozed 4 of the
+  /// last 5"); `nil` when it did not.
+  public var adaptation: String?
 
   /// A habit or task a request belongs to.
   public struct Link: Hashable, Sendable {
@@ -112,7 +118,8 @@ public struct RequestMetadata: Hashable, Sendable {
   public init(
     eventKind: String, suggestedTime: TimeOfDay? = nil, confidence: Double? = nil,
     reminderID: String? = nil, lookBack: LookBack? = nil, isAlarm: Bool = false,
-    link: Link? = nil, activeSince: Int64? = nil
+    link: Link? = nil, activeSince: Int64? = nil, actUntil: TimeOfDay? = nil,
+    adaptation: String? = nil
   ) {
     self.eventKind = eventKind
     self.suggestedTime = suggestedTime
@@ -122,6 +129,8 @@ public struct RequestMetadata: Hashable, Sendable {
     self.isAlarm = isAlarm
     self.link = link
     self.activeSince = activeSince
+    self.actUntil = actUntil
+    self.adaptation = adaptation
   }
 }
 
@@ -131,9 +140,15 @@ public enum LookBack: Hashable, Sendable {
   case hours(Int)
   /// Since the local midnight before the firing (a habit done today).
   case sameDay
-  /// The minutes before the firing (a learned reminder: from its routine's earliest time that
-  /// day, so that an event logged in the routine's range keeps it quiet).
+  /// The minutes before the firing (a snoozed copy: back to the firing it copies).
   case minutes(Int)
+  /// Since the last time the wall clock read this time before the firing (a learned reminder:
+  /// from the start of its routine's slot that day, ``ActWindow``).
+  case since(TimeOfDay)
+
+  /// The longest any look-back reaches: 48 hours (the longest an activity reminder offers).
+  /// Events older than this cancel nothing and alert nothing when they are logged.
+  public static let longestSeconds: Int64 = 48 * 3600
 
   /// The window `[start, occurrence]` of instants for a firing at `occurrence`.
   public func window(before occurrence: Int64, in zone: Zone) -> ClosedRange<Int64> {
@@ -146,6 +161,8 @@ public enum LookBack: Hashable, Sendable {
       let date = WallClock.localDate(at: occurrence, in: zone)
       let midnight = WallClock.instant(on: date, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
       return min(midnight, occurrence)...occurrence
+    case .since(let time):
+      return ActWindow.previous(time, atOrBefore: occurrence, in: zone)...occurrence
     }
   }
 }

@@ -21,6 +21,11 @@ public struct Planner: Sendable {
   }
 
   /// The learned requests for `analysis`, ordered by identifier (none when disabled).
+  ///
+  /// One reminder per act (docs/reminders.md): two chosen routines of one kind less than 3 hours
+  /// apart on a day are one act, reminded once, by the routine of the fewer days (the weekend's
+  /// wake-up over the every-day one), else the more confident. Each request's look-back and act
+  /// window are its routine's slot among every routine of its kind (``ActWindow``).
   public func requests(for analysis: RoutineAnalysis) -> [NotificationRequest] {
     guard settings.isEnabled else { return [] }
     let chosen = analysis.routines.filter {
@@ -30,18 +35,82 @@ public struct Planner: Sendable {
       $0.from.known == .leavingHome && $0.to.known == .arrivingAtWork
     }?.minutes
     let names = Planner.identifierNames(for: Set(chosen.map(\.kind)))
+    let byKind = Dictionary(grouping: analysis.routines, by: \.kind)
     var requests: [NotificationRequest] = []
     for (kind, routines) in Dictionary(grouping: chosen, by: \.kind) {
       let ordered = routines.sorted { ($0.time, $0.dayKind) < ($1.time, $1.dayKind) }
-      for (slot, routine) in ordered.enumerated() {
+      let days = Planner.daysOfOneAct(ordered)
+      for (slot, routine) in ordered.enumerated() where !days[slot].isEmpty {
         let base = "routine_" + names[kind]! + (slot == 0 ? "" : "-\(slot + 1)")
-        requests += self.requests(for: routine, id: base, commuteMinutes: commute)
+        requests += self.requests(
+          for: routine, on: days[slot], id: base, commuteMinutes: commute,
+          kindRoutines: byKind[kind] ?? [])
       }
     }
     return requests.sorted { $0.id < $1.id }
   }
 
-  private func requests(for routine: Routine, id base: String, commuteMinutes: Int?)
+  /// The days each of `routines` (one kind's, in order) reminds on: its own, less those where
+  /// a preferred routine of the kind lies less than ``ActWindow/sameActSeconds`` away (on that
+  /// day, or across midnight on the day before or after, where it holds then).
+  static func daysOfOneAct(_ routines: [Routine]) -> [WeekdaySet] {
+    var days = routines.map(\.dayKind.days)
+    func preferred(_ a: Routine, over b: Routine) -> Bool {
+      if a.dayKind.days.count != b.dayKind.days.count {
+        return a.dayKind.days.count < b.dayKind.days.count
+      }
+      if a.confidence != b.confidence { return a.confidence > b.confidence }
+      return a.time < b.time
+    }
+    for i in routines.indices {
+      let t = routines[i].time.secondsSinceMidnight
+      for j in routines.indices where i != j && preferred(routines[j], over: routines[i]) {
+        let other = routines[j].time.secondsSinceMidnight
+        let theirs = routines[j].dayKind.days
+        for weekday in days[i] {
+          let before = weekday == 1 ? 7 : weekday - 1
+          let after = weekday % 7 + 1
+          let near = [(0, weekday), (-86_400, before), (86_400, after)].contains { shift, day in
+            theirs.contains(day) && abs(other + shift - t) < ActWindow.sameActSeconds
+          }
+          if near { days[i] = WeekdaySet(rawValue: days[i].rawValue & ~(1 << UInt8(weekday))) }
+        }
+      }
+    }
+    return days
+  }
+
+  /// The slot of `routine` on its days `days`: the narrowest window over those days, among the
+  /// kind's routines of each day, the day before and the day after.
+  static func slot(of routine: Routine, on days: WeekdaySet, among kindRoutines: [Routine]) -> (
+    start: TimeOfDay, end: TimeOfDay
+  ) {
+    let t = routine.time.secondsSinceMidnight
+    var narrowest: (back: Int, forward: Int)?
+    for weekday in days {
+      var others: [Int] = []
+      for other in kindRoutines where other != routine {
+        let time = other.time.secondsSinceMidnight
+        for (shift, day) in [
+          (-86_400, weekday == 1 ? 7 : weekday - 1), (0, weekday), (86_400, weekday % 7 + 1),
+        ]
+        where other.dayKind.days.contains(day) {
+          others.append(time + shift)
+        }
+      }
+      let slot = ActWindow.slot(at: routine.time, others: others)
+      let back = floorMod(t - slot.start.secondsSinceMidnight, 86_400)
+      let forward = floorMod(slot.end.secondsSinceMidnight - t, 86_400)
+      narrowest = (min(narrowest?.back ?? back, back), min(narrowest?.forward ?? forward, forward))
+    }
+    let (back, forward) = narrowest ?? (ActWindow.reach, ActWindow.reach)
+    return (routine.time.adding(seconds: -back), routine.time.adding(seconds: forward))
+  }
+
+  private func requests(
+    for routine: Routine, on days: WeekdaySet, id base: String, commuteMinutes: Int?,
+    kindRoutines: [Routine]
+  )
     -> [NotificationRequest]
   {
     let lead =
@@ -53,24 +122,26 @@ public struct Planner: Sendable {
     let title = messages.title(for: routine.kind)
     let body = messages.body(
       for: routine, bufferMinutes: settings.bufferMinutes, commuteMinutes: commuteMinutes)
-    // Logged already within the routine's range that day (from its earliest time to the
-    // firing): the reminder is not needed. An earliest time after the firing leaves nothing.
-    // Circular: the earliest time 23:50 is 8 minutes before a firing at 23:58, and 00:01 is
-    // after it.
-    let shifted = floorMod(
-      routine.earliest.roundedToMinute.secondsSinceMidnight / 60 - fireSeconds / 60 + 720, 1440)
-    let lookBackMinutes = max(720 - shifted, 0)
+    // Logged already in the routine's slot that day, before the firing: the reminder is not
+    // needed. The slot starts at the day's start (04:00), 12 hours before the usual time, or
+    // half-way to the kind's previous routine, whichever is latest (``ActWindow``); one that
+    // starts after the firing (a routine at 04:03) leaves nothing to look back on.
+    let slot = Planner.slot(of: routine, on: days, among: kindRoutines)
+    let back = floorMod(
+      routine.time.roundedToMinute.secondsSinceMidnight - slot.start.secondsSinceMidnight,
+      86_400)
     let metadata = RequestMetadata(
       eventKind: routine.kind.name, suggestedTime: routine.time, confidence: routine.confidence,
-      lookBack: lookBackMinutes > 0 ? .minutes(lookBackMinutes) : nil)
+      lookBack: back > lead * 60 ? .since(slot.start.roundedToMinute) : nil,
+      actUntil: slot.end.roundedToMinute)
     func request(_ id: String, weekday: Int?) -> NotificationRequest {
       NotificationRequest(
         id: id, origin: .learned, category: .routineReminder, title: title, body: body,
         trigger: .calendar(CalendarTrigger(weekday: weekday, hour: fire.hour, minute: fire.minute)),
         metadata: metadata)
     }
-    guard routine.dayKind != .all else { return [request(base, weekday: nil)] }
-    return routine.dayKind.weekdays.map { weekday in
+    guard days != .everyDay else { return [request(base, weekday: nil)] }
+    return days.map { weekday in
       let firing = (weekday - 1 + dayShift + 7) % 7 + 1
       return request("\(base)-weekday-\(firing)", weekday: firing)
     }

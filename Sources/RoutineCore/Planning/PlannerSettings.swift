@@ -24,6 +24,11 @@ public struct PlannerSettings: Hashable, Sendable {
   /// The locale whose clock (12 or 24 hours) reminder texts use (`en_US`, `de_DE`, `C`); `nil`
   /// until first recorded from the environment.
   public var locale: String?
+  /// Whether reminders adapt to how they are answered (docs/reminders.md#reminders-that-listen);
+  /// off, they fire as planned or defined, every time.
+  public var adapts = true
+  /// At most this many reminders a day, alarms and task reminders aside; 0 for no cap.
+  public var dailyCap = 0
 
   /// The documented defaults.
   public init() {}
@@ -36,5 +41,6 @@ public struct PlannerSettings: Hashable, Sendable {
   public static let ranges: [String: ClosedRange<Int>] = [
     "leadMinutes": 0...720, "bufferMinutes": 0...240, "windowDays": 1...3660,
     "weeklyDays": 0...3660, "graceMinutes": 0...1440, "snoozeMinutes": 1...1440,
+    "dailyCap": 0...1000,
   ]
 }

@@ -60,13 +60,18 @@ public struct Reminder: Hashable, Sendable {
   /// When it was last added, edited or turned on (seconds since 1970): firings at or before it
   /// are not delivered, so a reminder added at 09:05 for 09:00 starts tomorrow.
   public var changedAt: Int64?
+  /// Whether it adapts to how it is answered (docs/reminders.md#reminders-that-listen): by
+  /// default it only backs off when ignored; `on` lets its time move and it fade; `off` keeps it
+  /// exactly as defined.
+  public var adapt: AdaptationMode = .auto
 
   /// A reminder; fields that do not apply to `kind` stay `nil`.
   public init(
     id: String, kind: Kind, isEnabled: Bool = true, title: String? = nil, message: String? = nil,
     style: Style = .notification, activity: EventKind? = nil, preset: ActivityPreset? = nil,
     lookBackHours: Int? = nil, schedule: ReminderSchedule? = nil, link: String? = nil,
-    habitTiming: HabitTiming? = nil, minutesBefore: Int? = nil, changedAt: Int64? = nil
+    habitTiming: HabitTiming? = nil, minutesBefore: Int? = nil, changedAt: Int64? = nil,
+    adapt: AdaptationMode = .auto
   ) {
     self.id = id
     self.kind = kind
@@ -82,6 +87,7 @@ public struct Reminder: Hashable, Sendable {
     self.habitTiming = habitTiming
     self.minutesBefore = minutesBefore
     self.changedAt = changedAt
+    self.adapt = adapt
   }
 
   /// The look-backs an activity reminder offers, in hours (the original design's choices).

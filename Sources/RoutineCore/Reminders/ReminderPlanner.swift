@@ -41,8 +41,13 @@ public struct ReminderPlanner: Sendable {
     }
   }
 
-  /// The requests of every enabled reminder, ordered by identifier.
-  public func requests(for reminders: [Reminder], habits: [Habit], tasks: [TodoTask])
+  /// The requests of every enabled reminder, ordered by identifier, as adaptation left them
+  /// (`adaptations`, by reminder id: a reminder that opted in moves by its record's offset, and
+  /// checks in later while paused).
+  public func requests(
+    for reminders: [Reminder], habits: [Habit], tasks: [TodoTask],
+    adaptations: [String: AdaptationRecord] = [:]
+  )
     -> [NotificationRequest]
   {
     let habitsByID = Dictionary(habits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -50,12 +55,43 @@ public struct ReminderPlanner: Sendable {
     return reminders.flatMap { reminder -> [NotificationRequest] in
       guard reminder.isEnabled else { return [] }
       let link = reminder.link
-      return
+      let made =
         (try? requests(
           for: reminder, habit: link.flatMap { habitsByID[$0] },
           task: link.flatMap { tasksByID[$0] })) ?? []
+      guard reminder.adapt == .on, let record = adaptations[reminder.id] else { return made }
+      return made.map { ReminderPlanner.adapted($0, by: record) }
     }
     .sorted { $0.id < $1.id }
+  }
+
+  /// How long after its time a paused reminder you defined checks in: 60 minutes.
+  public static let checkInMinutes = 60
+
+  /// `request` of a reminder that opted into adaptation, as its record leaves it: moved by the
+  /// offset, or, paused, checking in ``checkInMinutes`` later (never across midnight).
+  public static func adapted(_ request: NotificationRequest, by record: AdaptationRecord)
+    -> NotificationRequest
+  {
+    let policy = AdaptationPolicy.of(request, enabled: true, mode: .on)
+    guard case .calendar(var trigger) = request.trigger else { return request }
+    var request = request
+    var seconds = trigger.time.secondsSinceMidnight
+    if record.state == .paused, policy.fading {
+      seconds += checkInMinutes * 60
+      request.metadata?.adaptation = record.explanations.first { $0.hasPrefix("paused") }
+      request.body = ReminderMessages.fit("Check-in: not logged yet today. " + request.body)
+    } else if record.offsetMinutes != 0, policy.timing {
+      seconds += record.offsetMinutes * 60
+      request.metadata?.adaptation = record.explanations.first
+    } else {
+      return request
+    }
+    let clamped = max(0, min(86_340, seconds)) / 60 * 60
+    trigger.hour = clamped / 3600
+    trigger.minute = clamped / 60 % 60
+    request.trigger = .calendar(trigger)
+    return request
   }
 
   /// The requests of one reminder (whether or not it is enabled), or why it has none.

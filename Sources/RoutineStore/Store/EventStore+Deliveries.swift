@@ -14,6 +14,9 @@ public struct DeliveryRecord: Hashable, Sendable {
     case suppressed
     /// Skipped by a cancellation.
     case cancelled
+    /// Skipped by another rule (``DeliveryRecord/rule``): superseded, backing off, paused, the
+    /// daily cap.
+    case skipped
     /// The sink failed.
     case failed
   }
@@ -37,8 +40,22 @@ public struct DeliveryRecord: Hashable, Sendable {
   public var request: NotificationRequest
   /// The sink it went to.
   public var sink: String?
-  /// Why it was missed, suppressed, cancelled or failed.
+  /// Why it was missed, suppressed, cancelled, skipped or failed.
   public var reason: String?
+  /// The rule that skipped it (outcome ``Outcome/skipped``).
+  public var rule: SkipRule?
+
+  /// What delivery recorded, as the core classifies it (``FiringOutcome``).
+  public var state: FiringRecordState {
+    switch outcome {
+    case .sending, .delivered: .delivered
+    case .missed: .missed
+    case .failed: .failed
+    case .suppressed: .skipped(.alreadyDone)
+    case .cancelled: .skipped(.cancelled)
+    case .skipped: .skipped(rule ?? .alreadyDone)
+    }
+  }
 
   /// The due firing this record is of (for an alarm's next ring).
   public var due: DueOccurrence {
@@ -53,23 +70,23 @@ extension EventStore {
   private static let deliveryColumns = """
     id, request_id, occurrence, attempt, outcome, late, decided_at, finished_at, origin, category,
     title, body, event_kind, reminder_id, link_id, link_name, look_back, is_alarm, sink, reason,
-    local_day, slot
+    local_day, slot, act_until, rule
     """
 
   /// Claims `due` with `outcome` at `now`: the unique row of its firing and attempt. Returns the
   /// record, or `nil` when another run claimed it first (nothing is delivered twice).
   public func claim(
     _ due: DueOccurrence, outcome: DeliveryRecord.Outcome, late: Bool, reason: String?,
-    sink: String?, at now: Int64
+    sink: String?, rule: SkipRule? = nil, at now: Int64
   ) throws -> DeliveryRecord? {
     try write {
       let insert = try connection.prepare(
         """
         INSERT OR IGNORE INTO deliveries (request_id, occurrence, attempt, outcome, late, decided_at,
           finished_at, origin, category, title, body, event_kind, reminder_id, link_id, link_name,
-          look_back, is_alarm, sink, reason, local_day, slot)
+          look_back, is_alarm, sink, reason, local_day, slot, act_until, rule)
         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-          ?20, ?21
+          ?20, ?21, ?22, ?23
         -- A claim from before slots were kept holds its instant.
         WHERE NOT EXISTS (
           SELECT 1 FROM deliveries WHERE request_id = ?1 AND occurrence = ?2 AND attempt = ?3
@@ -97,12 +114,14 @@ extension EventStore {
       try insert.bind(sink, at: 18)
       try insert.bind(reason, at: 19)
       try bind(due.slot, to: insert, at: 20)
+      try insert.bind(metadata?.actUntil.map { Int64($0.secondsSinceMidnight) }, at: 22)
+      try insert.bind(rule?.rawValue, at: 23)
       try insert.step()
       guard connection.changes > 0 else { return nil }
       return DeliveryRecord(
         id: connection.lastInsertRowID, occurrence: due.occurrence, attempt: due.attempt,
         outcome: outcome, isLate: late, decidedAt: now, finishedAt: outcome == .sending ? nil : now,
-        request: request, sink: sink, reason: reason)
+        request: request, sink: sink, reason: reason, rule: rule)
     }
   }
 
@@ -197,6 +216,23 @@ extension EventStore {
     }
   }
 
+  /// How many firings due in `from..<to` were delivered (or are being), alarms and task
+  /// reminders aside: what the daily cap counts.
+  public func deliveredCount(from: Int64, to: Int64) throws -> Int {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT count(*) FROM deliveries
+        WHERE occurrence >= ? AND occurrence < ? AND attempt = 0
+          AND (outcome = 'delivered' OR outcome = 'sending') AND is_alarm = 0
+          AND category != 'task_reminder'
+        """)
+      try select.bind(from, at: 1)
+      try select.bind(to, at: 2)
+      return try select.step() ? Int(select.int(at: 0)) : 0
+    }
+  }
+
   /// Whether a firing has a delivery record (not forgotten): delivery decided about it.
   public func isDecided(_ occurrence: Occurrence) throws -> Bool {
     try read {
@@ -274,7 +310,9 @@ extension EventStore {
         eventKind: kind, reminderID: row.text(at: 13),
         lookBack: row.isNull(at: 16) ? nil : LookBack(code: row.int(at: 16)),
         isAlarm: row.int(at: 17) != 0,
-        link: row.text(at: 14).map { RequestMetadata.Link(id: $0, name: row.text(at: 15) ?? $0) })
+        link: row.text(at: 14).map { RequestMetadata.Link(id: $0, name: row.text(at: 15) ?? $0) },
+        actUntil: row.isNull(at: 22)
+          ? nil : TimeOfDay(secondsSinceMidnight: Int(clamping: row.int(at: 22))))
     }
     let requestID = row.text(at: 1) ?? ""
     let occurrence = row.int(at: 2)
@@ -290,7 +328,8 @@ extension EventStore {
         category: NotificationCategory.ID(rawValue: row.text(at: 9) ?? "") ?? .routineReminder,
         title: row.text(at: 10) ?? "", body: row.text(at: 11) ?? "", trigger: .date(occurrence),
         metadata: metadata),
-      sink: row.text(at: 18), reason: row.text(at: 19))
+      sink: row.text(at: 18), reason: row.text(at: 19),
+      rule: row.text(at: 23).flatMap(SkipRule.init(rawValue:)))
   }
 
   /// Forgets the delivery history (`clear --delivered`); returns how many deliveries it

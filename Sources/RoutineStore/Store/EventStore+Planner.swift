@@ -32,6 +32,8 @@ extension EventStore {
         case "locale": settings.locale = value
         case "graceMinutes": settings.graceMinutes = try number(settings.graceMinutes)
         case "snoozeMinutes": settings.snoozeMinutes = try number(settings.snoozeMinutes)
+        case "adapts": settings.adapts = value != "false"
+        case "dailyCap": settings.dailyCap = try number(settings.dailyCap)
         default: break
         }
       }
@@ -87,6 +89,8 @@ extension EventStore {
         ("locale", settings.locale),
         ("graceMinutes", "\(settings.graceMinutes)"),
         ("snoozeMinutes", "\(settings.snoozeMinutes)"),
+        ("adapts", settings.adapts ? "true" : "false"),
+        ("dailyCap", "\(settings.dailyCap)"),
       ]
       for (key, value) in values {
         guard let value else {
@@ -181,9 +185,9 @@ extension EventStore {
       """
       INSERT OR REPLACE INTO requests (id, origin, category, title, body, trigger_type, weekdays,
         day_of_month, hour, minute, repeats, fire_at, local_day, event_kind, suggested_time,
-        confidence, reminder_id, look_back, is_alarm, link_id, link_name)
+        confidence, reminder_id, look_back, is_alarm, link_id, link_name, act_until, adaptation)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-        ?19, ?20, ?21)
+        ?19, ?20, ?21, ?22, ?23)
       """)
     try insert.bind(request.id, at: 1)
     try insert.bind(request.origin.rawValue, at: 2)
@@ -220,6 +224,8 @@ extension EventStore {
       try insert.bind(metadata.isAlarm ? 1 : 0, at: 19)
       try insert.bind(metadata.link?.id, at: 20)
       try insert.bind(metadata.link?.name, at: 21)
+      try insert.bind(metadata.actUntil.map { Int64($0.secondsSinceMidnight) }, at: 22)
+      try insert.bind(metadata.adaptation, at: 23)
     } else {
       try insert.bind(0, at: 19)
     }
@@ -232,7 +238,7 @@ extension EventStore {
       """
       SELECT id, origin, category, title, body, trigger_type, weekdays, day_of_month, hour, minute,
         repeats, fire_at, local_day, event_kind, suggested_time, confidence, reminder_id,
-        look_back, is_alarm, link_id, link_name
+        look_back, is_alarm, link_id, link_name, act_until, adaptation
       FROM requests \(id == nil ? "" : "WHERE id = ?") ORDER BY id
       """)
     if let id { try select.bind(id, at: 1) }
@@ -267,7 +273,10 @@ extension EventStore {
           isAlarm: select.int(at: 18) != 0,
           link: select.text(at: 19).map {
             RequestMetadata.Link(id: $0, name: select.text(at: 20) ?? $0)
-          })
+          },
+          actUntil: select.isNull(at: 21)
+            ? nil : TimeOfDay(secondsSinceMidnight: Int(clamping: select.int(at: 21))),
+          adaptation: select.text(at: 22))
       }
       result.append(
         NotificationRequest(
@@ -282,21 +291,30 @@ extension EventStore {
 }
 
 extension LookBack {
-  /// How a look-back is stored: its hours, -1 for the same day, -2 - minutes for minutes.
+  /// Codes at or below this are ``LookBack/since(_:)``: the code less the minute of the day.
+  private static let sinceCodes: Int64 = -1_000_000
+
+  /// How a look-back is stored: its hours, -1 for the same day, -2 - minutes for minutes,
+  /// -1,000,000 - the minute of the day for a wall-clock start.
   static func code(_ lookBack: LookBack) -> Int64 {
     switch lookBack {
     case .hours(let hours): Int64(hours)
     case .sameDay: -1
-    case .minutes(let minutes): -2 - Int64(max(minutes, 0))
+    case .minutes(let minutes): -2 - Int64(min(max(minutes, 0), 100_000))
+    case .since(let time): sinceCodes - Int64(time.secondsSinceMidnight / 60)
     }
   }
 
-  /// The look-back stored as `code`.
+  /// The look-back stored as `code` (a code edited by hand reads as some look-back, never a
+  /// crash).
   init(code: Int64) {
     switch code {
+    case ...LookBack.sinceCodes:
+      let minute = (LookBack.sinceCodes - code) % 1440
+      self = .since(TimeOfDay(secondsSinceMidnight: Int(minute) * 60))
     case ...(-2): self = .minutes(Int(-2 - code))
     case -1: self = .sameDay
-    default: self = .hours(Int(code))
+    default: self = .hours(Int(clamping: code))
     }
   }
 }

@@ -25,7 +25,7 @@ extension EventStore {
   private static let reminderColumns = """
     id, type, enabled, kind_key, kind_name, preset, title, message, style, repetition, time,
     window_end, weekdays, day_of_month, once_day, look_back, link, habit_timing, timing_value,
-    minutes_before, changed_at
+    minutes_before, changed_at, adapt
     """
 
   /// Every reminder, in the order they were added.
@@ -93,7 +93,8 @@ extension EventStore {
         } : nil,
       preset: row.text(at: 5).flatMap(ActivityPreset.init(rawValue:)), lookBackHours: int(15),
       schedule: schedule, link: row.text(at: 16), habitTiming: habitTiming,
-      minutesBefore: int(19), changedAt: Int64(row.int(at: 20)))
+      minutesBefore: int(19), changedAt: Int64(row.int(at: 20)),
+      adapt: row.text(at: 21).flatMap(AdaptationMode.init(rawValue:)) ?? .auto)
   }
 
   /// Adds `reminder` at `now` (its ``Reminder/changedAt``); an empty id gets the next
@@ -137,15 +138,16 @@ extension EventStore {
       ? """
       INSERT INTO reminders (id, type, enabled, kind_key, kind_name, preset, title, message, style,
         repetition, time, window_end, weekdays, day_of_month, once_day, look_back, link,
-        habit_timing, timing_value, minutes_before, changed_at, created_at)
+        habit_timing, timing_value, minutes_before, changed_at, adapt, created_at)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-        ?19, ?20, ?21, strftime('%s', 'now'))
+        ?19, ?20, ?21, ?22, strftime('%s', 'now'))
       """
       : """
       UPDATE reminders SET type = ?2, enabled = ?3, kind_key = ?4, kind_name = ?5, preset = ?6,
         title = ?7, message = ?8, style = ?9, repetition = ?10, time = ?11, window_end = ?12,
         weekdays = ?13, day_of_month = ?14, once_day = ?15, look_back = ?16, link = ?17,
-        habit_timing = ?18, timing_value = ?19, minutes_before = ?20, changed_at = ?21
+        habit_timing = ?18, timing_value = ?19, minutes_before = ?20, changed_at = ?21,
+        adapt = ?22
       WHERE id = ?1
       """
     let statement = try connection.prepare(sql)
@@ -186,6 +188,7 @@ extension EventStore {
     }
     if let minutes = reminder.minutesBefore { try statement.bind(Int64(minutes), at: 20) }
     try statement.bind(reminder.changedAt ?? 0, at: 21)
+    try statement.bind(reminder.adapt == .auto ? nil : reminder.adapt.rawValue, at: 22)
     try statement.step()
   }
 
@@ -209,7 +212,19 @@ extension EventStore {
       guard connection.changes > 0 else { return false }
       try markDeleted(id)
       try deleteCancellations(reminderID: id)
+      try deleteAdaptation(key: id)
       return true
+    }
+  }
+
+  /// Sets whether reminder `id` adapts (its definition's ``Reminder/adapt``), leaving the rest
+  /// of it, its cancellations and when it fires from, as they are.
+  public func setAdaptMode(of id: String, _ mode: AdaptationMode) throws {
+    try write {
+      let update = try connection.prepare("UPDATE reminders SET adapt = ? WHERE id = ?")
+      try update.bind(mode == .auto ? nil : mode.rawValue, at: 1)
+      try update.bind(id, at: 2)
+      try update.step()
     }
   }
 

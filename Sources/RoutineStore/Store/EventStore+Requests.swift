@@ -7,6 +7,8 @@ public struct LoggingEffects: Sendable {
   public var cancellations: [Cancellation] = []
   /// Outlier alerts scheduled (they fire at once; the next delivery delivers them).
   public var alerts: [NotificationRequest] = []
+  /// Snoozed copies removed, each with the event that did its act.
+  public var closed: [(snooze: NotificationRequest, event: Event)] = []
 
   /// Nothing done.
   public init() {}
@@ -15,12 +17,20 @@ public struct LoggingEffects: Sendable {
 extension EventStore {
   /// Every pending request: the stored ones (learned, snooze and outlier alerts) and those of
   /// the reminders people defined (derived from their definitions), ordered by identifier.
-  public func pendingRequests(clock: ClockStyle) throws -> [NotificationRequest] {
+  public func pendingRequests(clock: ClockStyle, adapted: Bool = true) throws
+    -> [NotificationRequest]
+  {
     try read {
       let derived = ReminderPlanner(clock: clock).requests(
-        for: try reminders(), habits: try habits(), tasks: try tasks())
+        for: try reminders(), habits: try habits(), tasks: try tasks(),
+        adaptations: adapted ? try adaptationsInForce() : [:])
       return (try requests() + derived).sorted { $0.id < $1.id }
     }
+  }
+
+  /// The records adaptation acts on: none when it is turned off (`settings --adapt false`).
+  func adaptationsInForce() throws -> [String: AdaptationRecord] {
+    try settings().adapts ? try adaptations() : [:]
   }
 
   /// The request `id` among the pending ones, if it is pending.
@@ -32,8 +42,13 @@ extension EventStore {
       let reminderID = id.firstRange(of: "-weekday-").map { String(id[..<$0.lowerBound]) } ?? id
       if let reminder = try reminder(id: reminderID) {
         let linked = reminder.link != nil
+        var records: [String: AdaptationRecord] = [:]
+        if reminder.adapt == .on, try settings().adapts {
+          records[reminder.id] = try adaptation(key: reminder.id)
+        }
         let derived = ReminderPlanner(clock: clock).requests(
-          for: [reminder], habits: linked ? try habits() : [], tasks: linked ? try tasks() : [])
+          for: [reminder], habits: linked ? try habits() : [], tasks: linked ? try tasks() : [],
+          adaptations: records)
         if let found = derived.first(where: { $0.id == id }) { return found }
       }
       return try pendingRequests(clock: clock).first { $0.id == id }
@@ -57,58 +72,68 @@ extension EventStore {
     }
   }
 
-  /// The checks after `events` were logged, in the caller's transaction (docs/reminders.md,
-  /// docs/delivery.md): firings in the next 24 hours whose look-back window holds one of them
-  /// are cancelled (reverse smart reminders); and an event of the last 24 hours far off its
-  /// saved routine schedules an outlier alert, once (the same outlier never alerts twice).
-  /// Events older than the longest look-back are skipped by both: a bulk import of history
-  /// cancels nothing and raises no alert.
+  /// The checks after `events` were logged, in the caller's transaction: the facts are read
+  /// here, ``AfterLogging`` decides, and its effects are applied (docs/delivery.md): firings of
+  /// your reminders made unnecessary are cancelled, snoozed copies of what was done are removed,
+  /// and an event far off its routine schedules an outlier alert, once.
   public func afterLogging(
     _ events: [Event], now: Int64, in zone: Zone, clock: ClockStyle
   ) throws -> LoggingEffects {
     var effects = LoggingEffects()
-    // 48 hours is the longest look-back an activity reminder offers.
-    let recent = events.filter { $0.timestamp.secondsSince1970 >= now - 48 * 3600 }
+    let recent = AfterLogging.recent(events, now: now)
     guard !recent.isEmpty else { return effects }
     try write {
+      var facts = AfterLogging.Facts(events: recent)
       // The reminders watching a kind that counts the logged one (a "Mindfulness" logged for
       // the mindfulness reminder, which watches "Meditation").
       var seen = Set<String>()
       let kinds = recent.flatMap { ActivityPreset.kinds(countingAs: $0.kind) }.filter {
         seen.insert($0.key).inserted
       }
-      let planner = ReminderPlanner(clock: clock)
-      let habits = try habits()
-      let tasks = try tasks()
+      var watching: [Reminder] = []
+      var watchingIDs = Set<String>()
       for kind in kinds {
-        let watching = try reminders(watching: kind)
-        guard !watching.isEmpty else { continue }
-        let requests = planner.requests(for: watching, habits: habits, tasks: tasks)
-        let counting = Set(ActivityPreset.kinds(countingAs: kind).map(\.key))
-        let found = Cancellation.cancellations(
-          for: recent.filter { counting.contains($0.kind.key) }, requests: requests, now: now,
-          in: zone)
-        if try addCancellations(found, at: now) > 0 { effects.cancellations += found }
+        for reminder in try reminders(watching: kind) where watchingIDs.insert(reminder.id).inserted
+        {
+          watching.append(reminder)
+        }
       }
-      for event in recent
-      where event.timestamp.secondsSince1970 >= now - 86_400
-        && event.timestamp.secondsSince1970 <= now + 60
-      {
-        let routines = try learnedRoutines(of: event.kind)
+      if !watching.isEmpty {
+        facts.watching = ReminderPlanner(clock: clock).requests(
+          for: watching, habits: try habits(), tasks: try tasks(),
+          adaptations: try adaptationsInForce())
+      }
+      let stored = try readRequests()
+      facts.snoozes = stored.filter { $0.origin == .snooze }
+      var eventKinds: [String: EventKind] = [:]
+      for event in recent where event.timestamp.secondsSince1970 >= now - 86_400 {
+        eventKinds[event.kind.key] = event.kind
+      }
+      for kind in eventKinds.values {
+        let routines = try learnedRoutines(of: kind)
         guard !routines.isEmpty else { continue }
-        let around = event.timestamp.secondsSince1970
-        let others = try eventTimes(of: event.kind, from: around - 8 * 86_400, to: around + 86_400)
-        guard
-          let outlier = OutlierCheck.outlier(
-            event, routines: routines, others: others, clock: clock)
-        else { continue }
-        let alert = NotificationRequest.outlierAlert(for: outlier, firingAt: now)
-        let known =
-          try requests().contains { $0.id == alert.id }
-          || latestDelivery(requestID: alert.id) != nil
-        guard !known else { continue }
-        try insertRequest(alert)
-        effects.alerts.append(alert)
+        facts.routines[kind.key] = routines
+        let times = recent.filter { $0.kind.key == kind.key }.map(\.timestamp.secondsSince1970)
+        facts.times[kind.key] = try eventTimes(
+          of: kind, from: times.min()! - AfterLogging.outlierContextBefore,
+          to: times.max()! + 86_400)
+      }
+      facts.knownAlerts = Set(stored.filter { $0.origin == .outlier }.map(\.id))
+      for effect in AfterLogging.decide(facts, now: now, in: zone, clock: clock) {
+        switch effect {
+        case .cancel(let cancellation):
+          if try addCancellations([cancellation], at: now) > 0 {
+            effects.cancellations.append(cancellation)
+          }
+        case .unschedule(let snooze, let event):
+          if try cancelRequest(id: snooze.id) { effects.closed.append((snooze, event)) }
+        case .alert(let alert):
+          // Delivered before (and gone from the pending ones): the same outlier never alerts
+          // twice.
+          guard try latestDelivery(requestID: alert.id) == nil else { continue }
+          try insertRequest(alert)
+          effects.alerts.append(alert)
+        }
       }
     }
     return effects

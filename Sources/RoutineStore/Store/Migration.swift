@@ -318,5 +318,42 @@ struct Migration {
         -- both indexed, so that thousands of task reminders do not each scan every task.
         CREATE INDEX tasks_by_name ON tasks(kind_key);
         """),
+    Migration(
+      name: "0007-reminders-that-listen",
+      sql: """
+        -- Until when an act answers a firing (a learned routine's slot end, seconds since
+        -- midnight), and what adaptation changed, in words (docs/reminders.md).
+        ALTER TABLE requests ADD COLUMN act_until INTEGER;
+        ALTER TABLE requests ADD COLUMN adaptation TEXT;
+        ALTER TABLE deliveries ADD COLUMN act_until INTEGER;
+        -- The rule that skipped a firing (outcome 'skipped'): superseded, backing-off, paused,
+        -- daily-cap.
+        ALTER TABLE deliveries ADD COLUMN rule TEXT;
+        -- Deliveries of a reminder, found by its id: its record (what became of its firings).
+        CREATE INDEX deliveries_by_reminder ON deliveries(reminder_id, occurrence);
+        -- A reminder you defined opts into adapting its time and fading ('on'), or out of all
+        -- adaptation ('off'); NULL: the default (backing off only).
+        ALTER TABLE reminders ADD COLUMN adapt TEXT;
+        -- What adaptation decided for each reminder at the last plan: its state, dose, time
+        -- offset, strength and streak, and why. Keyed by a reminder's id or a learned request's
+        -- id without its weekday (routine_WakeUp).
+        CREATE TABLE adaptations (
+          key TEXT PRIMARY KEY,
+          -- 'off' turns a learned reminder's adaptation off ('routine reminders adapt').
+          mode TEXT NOT NULL DEFAULT 'auto',
+          state TEXT NOT NULL DEFAULT 'active',
+          spacing INTEGER NOT NULL DEFAULT 1,
+          anchor_day INTEGER,
+          offset_minutes INTEGER NOT NULL DEFAULT 0,
+          offset_since INTEGER,
+          paused_since INTEGER,
+          resumed_at INTEGER,
+          strength REAL,
+          streak INTEGER,
+          explanation TEXT,
+          computed_day INTEGER,
+          updated_at INTEGER NOT NULL
+        );
+        """),
   ]
 }

@@ -7,8 +7,8 @@ enum RemindersCommand: Command {
   static let subcommands: [any Command.Type] = [
     RemindersListCommand.self, RemindersAddCommand.self, RemindersShowCommand.self,
     RemindersEditCommand.self, RemindersRemoveCommand.self, RemindersEnableCommand.self,
-    RemindersDisableCommand.self, RemindersRestoreCommand.self, RemindersExportCommand.self,
-    RemindersImportCommand.self,
+    RemindersDisableCommand.self, RemindersRestoreCommand.self, RemindersResumeCommand.self,
+    RemindersAdaptCommand.self, RemindersExportCommand.self, RemindersImportCommand.self,
   ]
   static let spec = CommandSpec(
     name: "reminders",
@@ -24,6 +24,8 @@ enum RemindersCommand: Command {
     return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let rows = try listing(store: store, now: now, zone: zone, clock: clock)
+      let records = settings.adapts ? try store?.adaptations() ?? [:] : [:]
+      let learned = try store?.requests().filter { $0.origin == .learned } ?? []
       if context.isJSON {
         var list = JSONListWriter(context.output, key: "reminders")
         for row in rows {
@@ -32,12 +34,27 @@ enum RemindersCommand: Command {
             ("summary", .string(row.2)), ("repeating", .bool(row.3 == "repeating")),
             ("nextFire", .optional(row.4.map { TimeArgument.stamp($0, zone).iso8601 })),
             ("nextSkipped", .optional(row.5)), ("cancelled", .integer(row.6)),
+            ("adaptation", records[row.0.id].map(WhyCommand.json) ?? .null),
           ]
           list.append(.object(members))
         }
-        list.finish()
+        list.finish(
+          then: [
+            (
+              "learned",
+              .array(
+                learnedRows(learned, zone: zone).map { row in
+                  .object([
+                    ("id", .string(row.key)), ("event", .string(row.kind)),
+                    ("fires", .string(row.fires)),
+                    ("adaptation", records[row.key].map(WhyCommand.json) ?? .null),
+                  ])
+                })
+            )
+          ])
         return .ok
       }
+      defer { showLearned(learned, records: records, zone: zone, context: context) }
       guard !rows.isEmpty else {
         context.output.line("No reminders yet: 'routine reminders add' defines one.")
         return .ok
@@ -60,9 +77,48 @@ enum RemindersCommand: Command {
           line += "no further firing"
         }
         if row.6 > 0 { line += ", \(counted(row.6, "firing")) cancelled" }
+        if row.0.isEnabled, let record = records[row.0.id] {
+          line += " · " + WhyCommand.standing(record)
+        }
         context.output.line(line.trimmingTrailingSpaces)
       }
       return .ok
+    }
+  }
+
+  /// One learned reminder: its key, its kind and when its requests fire.
+  typealias LearnedRow = (key: String, kind: String, fires: String)
+
+  /// The learned reminders, one per key, in order of key.
+  static func learnedRows(_ learned: [NotificationRequest], zone: Zone) -> [LearnedRow] {
+    Dictionary(grouping: learned) { $0.adaptationKey ?? $0.id }.sorted { $0.key < $1.key }.map {
+      key, requests in
+      let fires = Set(requests.map { RequestFormatting.time(of: $0.trigger) }).sorted()
+      let days =
+        requests.count == 1
+        ? RequestFormatting.trigger(requests[0].trigger, in: zone)
+        : "\(counted(requests.count, "day")) a week, \(fires.joined(separator: ", "))"
+      return (key, requests.first?.metadata?.eventKind ?? key, days)
+    }
+  }
+
+  /// "Learned from your log:" and each learned reminder with its state, strength and streak.
+  static func showLearned(
+    _ learned: [NotificationRequest], records: [String: AdaptationRecord], zone: Zone,
+    context: Context
+  ) {
+    let rows = learnedRows(learned, zone: zone)
+    guard !rows.isEmpty else { return }
+    context.output.line("Learned from your log (routine pending lists their requests):")
+    let keyWidth = rows.map(\.key.count).max() ?? 0
+    let kindWidth = min(rows.map { TerminalText.escaped($0.kind).count }.max() ?? 0, 20)
+    let firesWidth = rows.map(\.fires.count).max() ?? 0
+    for row in rows {
+      let state = records[row.key].map(WhyCommand.standing) ?? "active"
+      context.output.line(
+        ("  " + HelpFormatter.padded(row.key, to: keyWidth + 2)
+          + HelpFormatter.padded(TerminalText.escaped(row.kind), to: kindWidth + 2)
+          + HelpFormatter.padded(row.fires, to: firesWidth + 2) + state).trimmingTrailingSpaces)
     }
   }
 

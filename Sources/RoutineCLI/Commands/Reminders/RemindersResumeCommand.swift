@@ -1,0 +1,48 @@
+import Foundation
+import RoutineCore
+import RoutineStore
+
+/// `routine reminders resume ID`
+enum RemindersResumeCommand: Command {
+  static let spec = CommandSpec(
+    name: "reminders resume",
+    summary: "Bring a paused or backing-off reminder back to full dose now.",
+    discussion: """
+      A reminder pauses while you keep its habit on your own, and backs off when ignored
+      (docs/reminders.md). This brings it back at once: it fires every day it is on again, and
+      only the days from now on count towards its next pause. ID is a reminder you defined
+      (reminder-N) or a learned one (routine_WakeUp, as 'routine reminders' lists it).
+      """,
+    arguments: [
+      ArgumentSpec("ID", "The reminder (reminder-N or routine_Kind).", completes: .reminder)
+    ],
+    globals: ["store", "now", "tz", "json"])
+
+  static func run(_ context: Context) throws -> ExitCode {
+    let id = context.arguments.arguments[0]
+    let now = try context.nowSeconds()
+    try context.writing { store, settings, zone in
+      let key = try RemindersAdaptCommand.key(
+        id, store: store, settings: settings, context: context)
+      let before = try store.resumeAdaptation(key: key, at: now)
+      // A learned reminder's request was planned paused (a check-in) or moved: plan again so
+      // that it fires as the learner has it, from now on.
+      if key.hasPrefix("routine_") {
+        _ = try PlanCommand.plan(
+          store, settings: settings, zone: zone, now: Date(timeIntervalSince1970: Double(now)),
+          dryRun: false, context: context)
+      }
+      let was = before.map { $0.state == .active ? "active already" : $0.stateText }
+      context.output.line(
+        context.isJSON
+          ? JSON.object([
+            ("id", .string(key)), ("was", .optional(before?.state.rawValue)),
+            ("state", .string(AdaptationRecord.State.active.rawValue)),
+          ]).serialized()
+          : "Resumed \(key)" + (was.map { " (it was \($0))" } ?? "")
+            + ": it fires every day it is on again.")
+      try context.output.deliver()
+    }
+    return .ok
+  }
+}

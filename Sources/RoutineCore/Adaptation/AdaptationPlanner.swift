@@ -1,0 +1,238 @@
+/// The nightly decision of reminders that listen: each reminder's record read into its state
+/// (``Adaptation``), its strength and streak (``HabitScore``), and the learned requests moved,
+/// paused into check-ins, or made to follow a moved routine (``ChangePoint``). Pure: the plan
+/// gathers the facts, this decides, the plan stores the records and reconciles the requests.
+public struct AdaptationPlanner: Sendable {
+  /// The settings (`adapts`, the snooze minutes).
+  public var settings: PlannerSettings
+  /// The user's zone.
+  public var zone: Zone
+  /// Now.
+  public var now: Int64
+
+  /// A planner at `now`.
+  public init(settings: PlannerSettings, zone: Zone, now: Int64) {
+    self.settings = settings
+    self.zone = zone
+    self.now = now
+  }
+
+  /// What the plan knows.
+  public struct Input: Sendable {
+    /// The learned requests this plan wants, as the learner made them.
+    public var learned: [NotificationRequest]
+    /// The learned requests pending before this plan (a routine the learner lost while it
+    /// moves is followed from them).
+    public var previousLearned: [NotificationRequest]
+    /// The requests of the reminders you defined, as their definitions make them.
+    public var defined: [NotificationRequest]
+    /// The adaptation mode of each reminder you defined, by id.
+    public var modes: [String: AdaptationMode]
+    /// The records of the last plan, by key.
+    public var records: [String: AdaptationRecord]
+    /// Each reminder's record: its firings and answers of the last 28 days and its acts of the
+    /// last 90, by key (``NotificationRequest/adaptationKey``).
+    public var histories: [String: ReminderRecord]
+    /// The latest time each learned routine is usually done (its usual time plus its spread), by
+    /// key: a reminder never moves past it, and a paused one checks in there.
+    public var latest: [String: TimeOfDay]
+
+    /// An input.
+    public init(
+      learned: [NotificationRequest], previousLearned: [NotificationRequest] = [],
+      defined: [NotificationRequest] = [], modes: [String: AdaptationMode] = [:],
+      records: [String: AdaptationRecord] = [:], histories: [String: ReminderRecord] = [:],
+      latest: [String: TimeOfDay] = [:]
+    ) {
+      self.learned = learned
+      self.previousLearned = previousLearned
+      self.defined = defined
+      self.modes = modes
+      self.records = records
+      self.histories = histories
+      self.latest = latest
+    }
+  }
+
+  /// What the plan does.
+  public struct Output: Sendable {
+    /// The learned requests to reconcile: moved, paused into check-ins, following moves.
+    public var learned: [NotificationRequest]
+    /// The records to store.
+    public var records: [AdaptationRecord]
+  }
+
+  /// Decides for every reminder of `input`.
+  public func plan(_ input: Input) -> Output {
+    let today = WallClock.localDate(at: now, in: zone)
+    var records: [AdaptationRecord] = []
+    var learned: [NotificationRequest] = []
+    let wantedKeys = Set(input.learned.compactMap(\.adaptationKey))
+    var groups = Dictionary(grouping: input.learned) { $0.adaptationKey ?? $0.id }
+    // A routine the learner lost while it moves: followed from the requests pending before.
+    for (key, previous) in Dictionary(
+      grouping: input.previousLearned, by: { $0.adaptationKey ?? $0.id })
+    where !wantedKeys.contains(key) {
+      guard let history = input.histories[key], let usual = previous.first?.metadata?.suggestedTime,
+        move(history, usual: usual, today: today) != nil,
+        !covered(previous, by: input.learned)
+      else { continue }
+      groups[key] = previous
+    }
+    for (key, requests) in groups.sorted(by: { $0.key < $1.key }) {
+      let previous = input.records[key] ?? fresh(key)
+      let policy = requests.reduce(AdaptationPolicy.none) {
+        $0.union(AdaptationPolicy.of($1, enabled: settings.adapts, mode: previous.mode))
+      }
+      let history = input.histories[key] ?? ReminderRecord(requests: requests, firings: [])
+      let what = requests.first?.actKind?.name ?? requests.first?.title ?? key
+      var record = decide(previous, history: history, policy: policy, today: today, what: what)
+      var moved: ChangePoint.Move?
+      if policy.timing, let usual = requests.first?.metadata?.suggestedTime {
+        moved = move(history, usual: usual, today: today)
+        if let moved {
+          record.offsetMinutes = 0
+          record.offsetSince = now
+          record.explanations.insert(
+            "moved to \(moved.time): you did \(what) around \(moved.time) on \(moved.agreeing) of the last \(moved.of) days it was on",
+            at: 0)
+        }
+      }
+      records.append(record)
+      learned += requests.map {
+        adjust($0, record: record, moved: moved, latest: input.latest[key])
+      }
+    }
+    for (key, requests) in Dictionary(grouping: input.defined, by: { $0.adaptationKey ?? $0.id })
+      .sorted(by: { $0.key < $1.key })
+    {
+      let previous = input.records[key] ?? fresh(key)
+      let mode = input.modes[key] ?? .auto
+      let policy = requests.reduce(AdaptationPolicy.none) {
+        $0.union(AdaptationPolicy.of($1, enabled: settings.adapts, mode: mode))
+      }
+      let history = input.histories[key] ?? ReminderRecord(requests: requests, firings: [])
+      let what = requests.first?.actKind?.name ?? requests.first?.title ?? key
+      var record = decide(previous, history: history, policy: policy, today: today, what: what)
+      record.mode = .auto
+      records.append(record)
+    }
+    return Output(learned: learned.sorted { $0.id < $1.id }, records: records)
+  }
+
+  /// The record of a reminder first seen now: only days from now on count towards a pause.
+  func fresh(_ key: String) -> AdaptationRecord {
+    var record = AdaptationRecord(key: key)
+    record.countsSince = now
+    return record
+  }
+
+  /// The record of a reminder after its history, with its strength and streak.
+  func decide(
+    _ previous: AdaptationRecord, history: ReminderRecord, policy: AdaptationPolicy,
+    today: LocalDate, what: String
+  ) -> AdaptationRecord {
+    let days = history.days(
+      from: today.adding(days: -Adaptation.historyDays), through: today.adding(days: -1), now: now,
+      in: zone)
+    var record = Adaptation.update(
+      previous, days: days, policy: policy, today: today, now: now,
+      snoozeMinutes: settings.snoozeMinutes, what: what)
+    if history.requests.contains(where: { $0.actKind != nil }) {
+      let long = history.days(
+        from: today.adding(days: -Adaptation.strengthDays), through: today, now: now, in: zone)
+      let score = HabitScore.score(long.map(\.isDone), lastIsToday: long.last?.date == today)
+      record.strength = score.strength
+      record.streak = score.streak
+    } else {
+      record.strength = nil
+      record.streak = nil
+    }
+    return record
+  }
+
+  /// The move of a routine usually at `usual`, from the acts of its last days.
+  func move(_ history: ReminderRecord, usual: TimeOfDay, today: LocalDate) -> ChangePoint.Move? {
+    let days = history.days(
+      from: today.adding(days: -14), through: today.adding(days: -1), now: now, in: zone)
+    let recent: [TimeOfDay?] = days.suffix(ChangePoint.days).map { day in
+      day.act.map { act in
+        TimeOfDay(secondsSinceMidnight: Int(act + WallClock.offset(at: act, in: zone)))
+      }
+    }
+    return ChangePoint.move(recent: recent, usual: usual)
+  }
+
+  /// Whether the learner's `learned` requests hold the act `previous` reminded of: one of the
+  /// same kind on a day in common, less than ``ActWindow/sameActSeconds`` away.
+  func covered(_ previous: [NotificationRequest], by learned: [NotificationRequest]) -> Bool {
+    previous.contains { old in
+      guard let kind = old.actKind, case .calendar(let a) = old.trigger else { return false }
+      return learned.contains { new in
+        guard new.actKind == kind, case .calendar(let b) = new.trigger else { return false }
+        let days =
+          (a.weekdays.isEmpty ? .everyDay : a.weekdays).rawValue
+          & (b.weekdays.isEmpty ? .everyDay : b.weekdays).rawValue
+        return days != 0 && a.time.distance(to: b.time) < ActWindow.sameActSeconds
+      }
+    }
+  }
+
+  /// A learned request as adaptation leaves it: at its routine's new time when it moved, as a
+  /// check-in at `latest` when paused, or moved by the record's offset (never past `latest`, and
+  /// never across midnight: its days stay its days).
+  func adjust(
+    _ request: NotificationRequest, record: AdaptationRecord, moved: ChangePoint.Move?,
+    latest: TimeOfDay?
+  ) -> NotificationRequest {
+    guard case .calendar(var trigger) = request.trigger, var metadata = request.metadata else {
+      return request
+    }
+    let base = trigger.time.secondsSinceMidnight
+    var target = base
+    var note: String?
+    if let moved, let usual = metadata.suggestedTime {
+      let shift = usual.signedDistance(to: moved.time)
+      target = base + shift
+      metadata.suggestedTime = moved.time
+      if case .since(let start) = metadata.lookBack {
+        metadata.lookBack = .since(start.adding(seconds: shift).roundedToMinute)
+      }
+      metadata.actUntil = metadata.actUntil?.adding(seconds: shift).roundedToMinute
+      note = record.explanations.first
+    } else if record.state == .paused {
+      let checkIn = latest ?? metadata.actUntil ?? trigger.time
+      target = base + max(0, trigger.time.signedDistance(to: checkIn))
+      note = record.explanations.first { $0.hasPrefix("paused") }
+      var body = "Check-in: \(metadata.eventKind) is not logged yet today"
+      if let usual = metadata.suggestedTime { body += " (usually around \(usual))" }
+      return finish(
+        request, trigger: &trigger, metadata: metadata, seconds: target, note: note,
+        body: body + ".")
+    } else if record.offsetMinutes != 0 {
+      target = base + record.offsetMinutes * 60
+      if let latest, target > base {
+        target = min(target, base + max(0, trigger.time.signedDistance(to: latest)))
+      }
+      note = record.explanations.first
+    }
+    return finish(request, trigger: &trigger, metadata: metadata, seconds: target, note: note)
+  }
+
+  private func finish(
+    _ request: NotificationRequest, trigger: inout CalendarTrigger, metadata: RequestMetadata,
+    seconds: Int, note: String?, body: String? = nil
+  ) -> NotificationRequest {
+    // Its days stay its days: a move that would cross midnight stops at it.
+    let clamped = max(0, min(86_340, seconds)) / 60 * 60
+    var metadata = metadata
+    metadata.adaptation = note
+    trigger.hour = clamped / 3600
+    trigger.minute = clamped / 60 % 60
+    var request = request
+    request.trigger = .calendar(trigger)
+    request.metadata = metadata
+    if let body { request.body = ReminderMessages.fit(body) }
+    return request
+  }
+}
