@@ -45,7 +45,8 @@ let package = Package(
     .target(name: "RoutineCLI", dependencies: ["RoutineCore", "RoutineStore", "CSystem"]),
     .executableTarget(name: "routine", dependencies: ["RoutineCLI"]),
     // Reruns the performance targets of docs/performance.md.
-    .executableTarget(name: "routine-bench", dependencies: ["RoutineCore", "RoutineStore"]),
+    .executableTarget(
+      name: "routine-bench", dependencies: ["RoutineCore", "RoutineStore", "RoutineCLI"]),
     .testTarget(name: "RoutineCoreTests", dependencies: ["RoutineCore"]),
     .testTarget(name: "RoutineStoreTests", dependencies: ["RoutineStore"]),
     .testTarget(name: "RoutineCLITests", dependencies: ["RoutineCLI", "routine"]),

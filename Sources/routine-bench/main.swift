@@ -30,6 +30,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
            routine-bench --calibration [--personas N]   calibration on generated people
            routine-bench --fit [--personas N] [--log FILE]... [--days N] [--leave-one-out]
                                                         refit the confidence model
+           routine-bench --simulate [--people N] [--days N] [--seed S]
+                                                        people living with reminders that listen
     Run from a release build (swift build -c release); docs/analytics.md and
     docs/performance.md say what each measures.
     """)
@@ -43,6 +45,14 @@ if arguments.contains("--hello") {
 if arguments.contains("--fit") {
   // Fits the confidence model's weights (Fit.swift).
   exit(runFit(arguments))
+}
+if arguments.contains("--simulate") {
+  // People living with routine for 90 days, adaptation off and on (Simulation.swift).
+  let index = arguments.firstIndex(of: "--work")
+  let directory =
+    index.flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    ?? NSTemporaryDirectory() + "routine-bench"
+  exit(runSimulation(arguments, work: directory))
 }
 if arguments.count == 4, arguments[1] == "--write-definitions", let count = Int(arguments[2]) {
   writeDefinitions(count, to: arguments[3])

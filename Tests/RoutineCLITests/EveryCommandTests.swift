@@ -77,6 +77,8 @@ struct EveryCommandTests {
       "reminders enable": ["reminders", "enable", "reminder-1"],
       "reminders disable": ["reminders", "disable", "reminder-1"],
       "reminders restore": ["reminders", "restore", "reminder-1"],
+      "reminders resume": ["reminders", "resume", "reminder-1"],
+      "reminders adapt": ["reminders", "adapt", "reminder-1", "on"],
       "reminders export": ["reminders", "export"],
       "reminders import": ["reminders", "import", file("definitions.json")],
       "habits": ["habits"],

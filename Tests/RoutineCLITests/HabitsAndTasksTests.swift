@@ -19,7 +19,7 @@ extension DefinitionsTests {
       habits.map { Self.fields($0) } == [
         [
           "id": "habit-1", "name": "Journal", "repeat": "weekly", "days": "weekdays",
-          "window": "21:00-22:00",
+          "window": "21:00-22:00", "strength": "0", "streak": "0",
         ]
       ])
     let before = sandbox.run("reminders", "add", "--habit", "Journal", "--before-window", "15")
@@ -33,7 +33,8 @@ extension DefinitionsTests {
       start.stdout == "Added reminder-2: habit Journal, the habit's days, at the window's start.\n")
     #expect(
       sandbox.run("habits").stdout
-        == "  habit-1  Journal  weekly weekdays, 21:00-22:00  reminders: reminder-1, reminder-2\n")
+        == "  habit-1  Journal  weekly weekdays, 21:00-22:00  strength 0%, streak 0 days  reminders: reminder-1, reminder-2\n"
+    )
     // Friday to Monday: nothing on the weekend.
     #expect(
       sandbox.agenda("--from", "2026-05-08", "--to", "2026-05-12") == [

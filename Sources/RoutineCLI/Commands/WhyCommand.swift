@@ -28,7 +28,10 @@ enum WhyCommand: Command {
       }
       let clock = context.clockStyle(settings)
       let pending = try store.pendingRequests(clock: clock)
-      let requests = pending.filter { $0.id == id || $0.metadata?.reminderID == id }
+      let requests = pending.filter {
+        $0.id == id || $0.metadata?.reminderID == id
+          || ($0.origin == .learned && $0.adaptationKey == id)
+      }
       // The last five, found by the store: a long history is not read whole (and answers are
       // looked up for those five only).
       let recent = try store.latestDeliveries(of: id, limit: 5)
@@ -109,18 +112,18 @@ enum WhyCommand: Command {
       for record in recent {
         let when = EventFormatting.localDateTime(stamp(record.occurrence.at))
         let rangAt = clock.formatClock(stamp(record.decidedAt).timeOfDay)
-        var explanation = WhyCommand.explain(record, rangAt: rangAt)
+        let explanation = WhyCommand.explain(record, rangAt: rangAt)
         let result = try outcomes.outcome(of: record)
-        if let words = OutcomeReader.words(
-          result, kind: record.request.actKind?.name, zone: zone, clock: clock)
-        {
-          explanation += "; \(words)"
-        }
         var text = "  \(when) \(record.occurrence.requestID): " + explanation
         let given = try store.answers(to: record.occurrence)
         for answer in given {
           let at = clock.formatClock(stamp(answer.answeredAt).timeOfDay)
           text += "; answered '\(answer.action)' at \(at)"
+        }
+        if let words = OutcomeReader.words(
+          result, kind: record.request.actKind?.name, zone: zone, clock: clock)
+        {
+          text += ": \(words)"
         }
         lines.append(text + ".")
         firingsJSON.append(

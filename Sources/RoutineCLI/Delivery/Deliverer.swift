@@ -92,7 +92,7 @@ struct Deliverer {
         store, settings: settings, requests: requests, now: now, zone: zone)
       var claimed: [DeliveryRecord] = []
       for item in due {
-        let facts = reader.facts(for: item, cap: cap) { kind, window in
+        let facts = reader.facts(for: item, cap: cap, checkedAt: now) { kind, window in
           try store.eventTimes(countingAs: kind, from: window.lowerBound, to: window.upperBound)
         }
         guard

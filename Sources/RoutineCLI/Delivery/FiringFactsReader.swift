@@ -81,7 +81,7 @@ struct FiringFactsReader {
   /// The facts of `due`, with the events `events` reads (of a kind, in a range of instants) for
   /// its look-back window, or since its firing for an alarm's further ring.
   func facts(
-    for due: DueOccurrence, cap: DailyCap? = nil,
+    for due: DueOccurrence, cap: DailyCap? = nil, checkedAt: Int64? = nil,
     events: (EventKind, ClosedRange<Int64>) throws -> [Timestamp]
   ) -> FiringFacts {
     var facts = FiringFacts(cancellation: cancellations[due])
@@ -95,8 +95,11 @@ struct FiringFactsReader {
     if facts.cancellation == nil, let metadata = request.metadata, let lookBack = metadata.lookBack,
       let kind = EventKind(metadata.eventKind)
     {
-      facts.events = read(kind, lookBack.window(before: due.occurrence.at, in: zone), events)
+      let window = lookBack.window(before: due.occurrence.at, in: zone)
+      facts.events = read(
+        kind, window.lowerBound...max(window.upperBound, checkedAt ?? window.upperBound), events)
     }
+    facts.checkedAt = checkedAt
     facts.superseding = superseding(request, at: due.occurrence.at)
     facts.adaptation = adaptation(of: request)
     facts.cap = cap

@@ -11,8 +11,13 @@ struct OutcomeReader {
   let now: Int64
 
   /// The outcome of `record`'s firing; `nil` for an alarm's further ring and for outlier alerts
-  /// (nothing to act on).
+  /// (nothing to act on), and when the store cannot tell (a log that cannot be read leaves the
+  /// history readable, without the judgement).
   func outcome(of record: DeliveryRecord) throws -> FiringOutcome? {
+    (try? judge(record)) ?? nil
+  }
+
+  private func judge(_ record: DeliveryRecord) throws -> FiringOutcome? {
     guard record.attempt == 0, record.request.origin != .outlier else { return nil }
     let firing = RecordedFiring(
       request: record.request, occurrence: record.occurrence, attempt: 0, state: record.state)
@@ -45,11 +50,9 @@ struct OutcomeReader {
         try gather(copy.occurrence)
       }
     }
-    var acts: [Int64] = []
+    var acts: [Timestamp] = []
     if let kind = record.request.actKind {
-      acts = try store.eventTimes(
-        countingAs: kind, from: window.lowerBound, to: window.upperBound
-      ).map(\.secondsSince1970)
+      acts = try store.eventTimes(countingAs: kind, from: window.lowerBound, to: window.upperBound)
     }
     let history = ReminderRecord(
       requests: [], firings: [firing], copies: copies, answers: answers, acts: acts)

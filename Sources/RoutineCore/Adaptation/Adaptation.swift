@@ -4,16 +4,20 @@
 ///
 /// The rules, with the numbers they use:
 /// - **Timing.** Over the last 5 firings delivered since its time last moved: when at least 4
-///   were acted on 10 minutes or more after it (or snoozed), it moves later by their median
-///   (rounded to 5 minutes); when at least 4 were done 10 minutes or more before it, earlier.
-///   Never more than 30 minutes from the time learned or defined.
+///   were acted on 10 minutes or more after it or snoozed, it moves later by the median of
+///   those delays (a snooze counts as 10 minutes, or its own length when longer; rounded to 5
+///   minutes); when at least 4 were done 10 minutes or more before it, earlier. Never more than
+///   30 minutes from the time learned or defined, nor (learned) past its routine's latest usual
+///   time.
 /// - **Dose.** After 3 delivered firings in a row ignored or dismissed, it fires every other
 ///   day it is on; after 7, about twice a week (every third day). Any other answer brings it
 ///   back to full dose, and so does a missed act: a day it stayed quiet and the act was not done,
 ///   for a habit done on at least half of its days before the back-off began.
-/// - **Fading.** When the act was done without a reminder before it (before the firing, or on
-///   a day it did not fire) on 12 of the last 14 days it was on, it pauses: it then fires only
-///   as a check-in on a day the act is missed by then. Missed 2 days in a row, it comes back.
+/// - **Fading.** When the act was done on the person's own (``Day/isUnaided``: before the
+///   firing, on a day it did not fire, or after it without touching its buttons) on 12 of the
+///   last 14 days it was on, it pauses, once it has fired for a week: it then fires only as a
+///   check-in on a day the act is missed by then. Missed 2 days in a row, it comes back. After
+///   `reminders resume`, only the days from then on count.
 public enum Adaptation {
   /// The furthest a reminder's time moves from the time learned or defined: 30 minutes.
   public static let maximumOffsetMinutes = 30
@@ -33,6 +37,8 @@ public enum Adaptation {
   public static let fadeDone = 12
   /// Days missed in a row that end a pause: 2.
   public static let slipDays = 2
+  /// Days a new reminder fires before it may pause: 7.
+  public static let warmUpDays = 7
   /// How far back the record reaches: 28 days (90 for strength and streak).
   public static let historyDays = 28
   /// How far back strength and streak look: 90 days.
@@ -48,32 +54,40 @@ public enum Adaptation {
     public var outcome: FiringOutcome?
     /// Whether it was snoozed.
     public var snoozed: Bool
-    /// The first act in its act window that day (an event of its kind), if done.
-    public var act: Int64?
+    /// Whether it was answered with an action that does the act ("I'm on it", "Done", a
+    /// quick-log level, "Start").
+    public var answered: Bool
+    /// The first act in its act window that day (an event of its kind, with the offset it was
+    /// logged at), if done.
+    public var act: Timestamp?
 
     /// A day.
     public init(
       date: LocalDate, firing: Int64? = nil, outcome: FiringOutcome? = nil, snoozed: Bool = false,
-      act: Int64? = nil
+      answered: Bool = false, act: Timestamp? = nil
     ) {
       self.date = date
       self.firing = firing
       self.outcome = outcome
       self.snoozed = snoozed
+      self.answered = answered
       self.act = act
     }
 
     /// Whether the act was done that day (logged, or answered as done).
     public var isDone: Bool { act != nil || outcome?.isActed == true }
 
-    /// Whether it was done without a reminder before it: before the firing, or on a day no
-    /// firing was delivered.
+    /// Whether it was done on the person's own: logged before the firing, on a day no firing
+    /// was delivered, or after one that was neither answered nor snoozed (the act came, and the
+    /// notification's buttons played no part in it). A reminder that fires before the habitual
+    /// time always comes first; whether it was used shows in the answers, not in the order.
     public var isUnaided: Bool {
-      guard let act else { return false }
+      guard let act = act?.secondsSince1970 else { return false }
       switch outcome {
       case nil, .skipped, .notDelivered, .preEmpted: return true
       case .acted, .snoozedThenActed, .dismissed, .ignored, .open:
-        return firing.map { act < $0 } ?? false
+        if let firing, act < firing { return true }
+        return !answered && !snoozed
       }
     }
 
@@ -109,7 +123,7 @@ public enum Adaptation {
       record.offsetMinutes = 0
     }
     if policy.fading {
-      fade(&record, past, today: today, what: what)
+      fade(&record, past, today: today, now: now, what: what)
     } else if record.state == .paused {
       record.state = .active
     }
@@ -136,14 +150,15 @@ public enum Adaptation {
       guard let firing = day.firing, firing > since else { break }
       if case .preEmpted(let done) = day.outcome {
         samples.append((-Int((firing - done) / 60), false))
-      } else if let act = day.act, act < firing {
+      } else if let act = day.act?.secondsSince1970, act < firing {
         samples.append((-Int((firing - act) / 60), false))
       } else if case .acted(let minutes) = day.outcome {
         samples.append((minutes, false))
       } else if case .snoozedThenActed(let minutes) = day.outcome {
-        samples.append((max(minutes, snoozeMinutes), true))
+        samples.append((max(minutes, snoozeMinutes, minimumShiftMinutes), true))
       } else if day.snoozed {
-        samples.append((snoozeMinutes, true))
+        // A snooze says "later", however short the snooze.
+        samples.append((max(snoozeMinutes, minimumShiftMinutes), true))
       } else {
         samples.append((0, false))
       }
@@ -184,8 +199,9 @@ public enum Adaptation {
   }
 
   /// Pauses, or brings back, by the days done unaided (``Adaptation``'s fading rule).
-  static func fade(_ record: inout AdaptationRecord, _ days: [Day], today: LocalDate, what: String)
-  {
+  static func fade(
+    _ record: inout AdaptationRecord, _ days: [Day], today: LocalDate, now: Int64, what: String
+  ) {
     let resumed = record.countsSince ?? Int64.min
     let counted = days.filter { day in
       // Days from the one `reminders resume` was given on count only after it.
@@ -210,6 +226,8 @@ public enum Adaptation {
     }
     let last = counted.suffix(fadeDays)
     guard last.count == fadeDays else { return }
+    // A new reminder is seen for a week first; the days before it count (done without it).
+    if let started = record.startedAt, now - started < Int64(warmUpDays) * 86_400 { return }
     let unaided = last.filter(\.isUnaided).count
     guard unaided >= fadeDone else { return }
     record.state = .paused
@@ -224,7 +242,9 @@ public enum Adaptation {
   static func dose(_ record: inout AdaptationRecord, _ days: [Day], today: LocalDate, what: String)
   {
     var unheeded = 0
-    for day in days.reversed() where day.wasDelivered {
+    // After `reminders resume`, only the firings since count.
+    let resumed = record.countsSince ?? Int64.min
+    for day in days.reversed() where day.wasDelivered && (day.firing ?? Int64.max) > resumed {
       if day.outcome?.isUnheeded == true && !day.snoozed {
         unheeded += 1
       } else if case .preEmpted = day.outcome {

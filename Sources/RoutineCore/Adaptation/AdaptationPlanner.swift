@@ -120,10 +120,10 @@ public struct AdaptationPlanner: Sendable {
     return Output(learned: learned.sorted { $0.id < $1.id }, records: records)
   }
 
-  /// The record of a reminder first seen now: only days from now on count towards a pause.
+  /// The record of a reminder first seen now: it fires for a week before it may pause.
   func fresh(_ key: String) -> AdaptationRecord {
     var record = AdaptationRecord(key: key)
-    record.countsSince = now
+    record.startedAt = now
     return record
   }
 
@@ -155,11 +155,8 @@ public struct AdaptationPlanner: Sendable {
   func move(_ history: ReminderRecord, usual: TimeOfDay, today: LocalDate) -> ChangePoint.Move? {
     let days = history.days(
       from: today.adding(days: -14), through: today.adding(days: -1), now: now, in: zone)
-    let recent: [TimeOfDay?] = days.suffix(ChangePoint.days).map { day in
-      day.act.map { act in
-        TimeOfDay(secondsSinceMidnight: Int(act + WallClock.offset(at: act, in: zone)))
-      }
-    }
+    // Each act by the wall clock where it was done (its own offset): a trip is no move.
+    let recent: [TimeOfDay?] = days.suffix(ChangePoint.days).map { $0.act?.timeOfDay }
     return ChangePoint.move(recent: recent, usual: usual)
   }
 

@@ -93,9 +93,12 @@ public struct AdaptationRecord: Hashable, Sendable {
   public var offsetSince: Int64?
   /// When the back-off began (its local day), or the pause.
   public var since: Int?
-  /// Days before this instant do not count towards a pause: when the reminder first appeared
-  /// (the days before it were not done without it, there was none), or when `reminders resume`
-  /// brought it back.
+  /// When the reminder first appeared: it does not pause in its first week
+  /// (``Adaptation/warmUpDays``), whatever the record says, so that it is seen and can be
+  /// answered.
+  public var startedAt: Int64?
+  /// Days before this instant do not count towards a pause: when `reminders resume` brought it
+  /// back.
   public var countsSince: Int64?
   /// The habit's strength, 0...1: an exponentially weighted share of its days done (half of it
   /// from the last 13 days it was on), as Loop Habit Tracker's score.

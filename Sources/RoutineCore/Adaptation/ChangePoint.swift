@@ -1,11 +1,16 @@
-/// When a routine has moved: the last few days it was on agree on another time than its usual
-/// one (a new job: leaving at 09:00 instead of 07:30). One rule for the reminders that follow a
-/// moved routine and for the learner (docs/analytics.md, docs/reminders.md).
+/// When a routine has moved: its last days agree on another time than its usual one (a new
+/// job: leaving at 09:00 instead of 07:30). One rule for the reminders that follow a moved
+/// routine and for the learner (docs/analytics.md, docs/reminders.md).
+///
+/// The last two days the routine was on must both have been done at the new time (within 30
+/// minutes of each other, at least 45 minutes from the usual time): one odd day is no move, and
+/// waiting for a third would leave a weekday routine that moved on a Thursday at its old time
+/// until the Tuesday after.
 public enum ChangePoint {
   /// How many of the last days it was on are looked at: 4.
   public static let days = 4
-  /// How many of them must agree on the new time: 3.
-  public static let agreeing = 3
+  /// How many of them must agree on the new time, the last ones among them: 2.
+  public static let agreeing = 2
   /// How close they must be to one another: within 30 minutes of their mean.
   public static let spreadSeconds = 30 * 60
   /// How far the new time must be from the usual one: 45 minutes.
@@ -21,22 +26,22 @@ public enum ChangePoint {
     public var of: Int
   }
 
-  /// The new time of a routine usually at `usual`, when at least ``agreeing`` of the last
-  /// ``days`` days it was on (`recent`, oldest first, `nil` for a day it was not done) were done
-  /// within ``spreadSeconds`` of one time at least ``minimumShiftSeconds`` from `usual`.
+  /// The new time of a routine usually at `usual`, when the last ``agreeing`` days it was on
+  /// (`recent`, oldest first, `nil` for a day it was not done) were done within
+  /// ``spreadSeconds`` of one time at least ``minimumShiftSeconds`` from `usual`; the other
+  /// days of the last ``days`` that agree are counted with them.
   public static func move(recent: [TimeOfDay?], usual: TimeOfDay) -> Move? {
-    let last = recent.suffix(days)
-    let away = last.compactMap { $0 }.filter { $0.distance(to: usual) >= minimumShiftSeconds }
-    guard away.count >= agreeing else { return nil }
-    var best: [TimeOfDay] = []
-    for center in away {
-      let near = away.filter { $0.distance(to: center) <= spreadSeconds }
-      if near.count > best.count { best = near }
-    }
-    guard best.count >= agreeing, let mean = TimeOfDay.circularMean(best),
-      best.allSatisfy({ $0.distance(to: mean) <= spreadSeconds }),
+    let last = Array(recent.suffix(days))
+    let latest = last.suffix(agreeing).compactMap { $0 }
+    guard latest.count == agreeing,
+      latest.allSatisfy({ $0.distance(to: usual) >= minimumShiftSeconds }),
+      let center = TimeOfDay.circularMean(latest),
+      latest.allSatisfy({ $0.distance(to: center) <= spreadSeconds })
+    else { return nil }
+    let agreeing = last.compactMap { $0 }.filter { $0.distance(to: center) <= spreadSeconds }
+    guard let mean = TimeOfDay.circularMean(agreeing),
       mean.distance(to: usual) >= minimumShiftSeconds
     else { return nil }
-    return Move(time: mean, agreeing: best.count, of: last.count)
+    return Move(time: mean, agreeing: agreeing.count, of: last.count)
   }
 }

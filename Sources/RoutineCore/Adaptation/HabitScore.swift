@@ -11,8 +11,8 @@ public enum HabitScore {
   public static let halfLifeDays = 13.0
 
   /// The strength (0...1) and streak of `done` (whether each day it was on was done, oldest
-  /// first; the last may be today). `todayDone` is whether the last day is today and done:
-  /// `nil` when the last day is not today.
+  /// first). When `lastIsToday`, the last day is today, which counts once done and otherwise
+  /// waits.
   public static func score(_ done: [Bool], lastIsToday: Bool = false) -> (
     strength: Double, streak: Int
   ) {
@@ -30,14 +30,13 @@ public enum HabitScore {
 }
 
 extension HabitScore {
-  /// Whether each day from `first` through `last` that `isOn` holds was done: an act (instants,
-  /// in order) on its local date. Oldest first.
+  /// Whether each day from `first` through `last` that `isOn` holds was done: an act on its
+  /// local date (where it was done: the act's own offset). Oldest first.
   public static func days(
-    from first: LocalDate, through last: LocalDate, isOn: (LocalDate) -> Bool, acts: [Int64],
-    in zone: Zone
+    from first: LocalDate, through last: LocalDate, isOn: (LocalDate) -> Bool, acts: [Timestamp]
   ) -> [Bool] {
     var doneDates = Set<Int>()
-    for act in acts { doneDates.insert(WallClock.localDate(at: act, in: zone).daysSince1970) }
+    for act in acts { doneDates.insert(act.localDate.daysSince1970) }
     var result: [Bool] = []
     var date = first
     while date <= last {

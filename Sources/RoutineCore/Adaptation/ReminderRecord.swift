@@ -22,6 +22,11 @@ public struct RecordedFiring: Hashable, Sendable {
 
 /// A reminder's record, day by day: what became of its firings and whether its act was done
 /// (``Adaptation/Day``), from what delivery recorded, the answers and the log.
+///
+/// Each day is judged by the wall clock it was lived on: a recorded firing keeps its local date
+/// and time (its slot), and an event its own UTC offset, so after a trip the days before it are
+/// read in the zone they were in, not in today's (a 07:00 coffee in Berlin is no 01:00 coffee in
+/// New York).
 public struct ReminderRecord: Sendable {
   /// The reminder's requests now (its days and times, for days nothing was recorded).
   public var requests: [NotificationRequest]
@@ -31,13 +36,13 @@ public struct ReminderRecord: Sendable {
   public var copies: [RecordedFiring]
   /// The answers to its firings and copies, by occurrence.
   public var answers: [Occurrence: [PriorAnswer]]
-  /// The instants of the events that do its act (its kind and those counting as it), in order.
-  public var acts: [Int64]
+  /// The events that do its act (its kind and those counting as it), in order of instant.
+  public var acts: [Timestamp]
 
   /// A record.
   public init(
     requests: [NotificationRequest], firings: [RecordedFiring], copies: [RecordedFiring] = [],
-    answers: [Occurrence: [PriorAnswer]] = [:], acts: [Int64] = []
+    answers: [Occurrence: [PriorAnswer]] = [:], acts: [Timestamp] = []
   ) {
     self.requests = requests
     self.firings = firings
@@ -59,15 +64,10 @@ public struct ReminderRecord: Sendable {
         firing.occurrence.slot?.date ?? WallClock.localDate(at: firing.occurrence.at, in: zone)
       if recorded[date] == nil { recorded[date] = firing }
     }
-    let start = WallClock.instant(on: first, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
-    let end = WallClock.instant(
-      on: last.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
-    var planned: [LocalDate: (NotificationRequest, Int64)] = [:]
-    for request in requests {
-      for firing in request.trigger.firings(from: start, to: end, in: zone) {
-        let date = firing.slot?.date ?? WallClock.localDate(at: firing.at, in: zone)
-        if planned[date].map({ $0.1 > firing.at }) ?? true { planned[date] = (request, firing.at) }
-      }
+    // The offset each date was lived at, by the events of the kind logged on it.
+    var lived: [LocalDate: Int32] = [:]
+    for act in acts where act.localDate >= first.adding(days: -1) && act.localDate <= last {
+      lived[act.localDate] = lived[act.localDate] ?? act.utcOffsetSeconds
     }
     var days: [Adaptation.Day] = []
     var date = first
@@ -75,21 +75,40 @@ public struct ReminderRecord: Sendable {
       defer { date = date.adding(days: 1) }
       if let firing = recorded[date] {
         days.append(day(of: firing, on: date, now: now, in: zone))
-      } else if let (request, at) = planned[date] {
-        let window = ActWindow.window(for: request, at: at, in: zone)
+        continue
+      }
+      let dayZone = lived[date].map { Zone(identifier: "UTC\($0)", fixedOffset: $0) } ?? zone
+      let start = WallClock.instant(on: date, at: TimeOfDay(secondsSinceMidnight: 0), in: dayZone)
+      var planned: (NotificationRequest, Int64)?
+      for request in requests {
+        for firing in request.trigger.firings(from: start, to: start + 86_400, in: dayZone)
+        where planned.map({ $0.1 > firing.at }) ?? true {
+          planned = (request, firing.at)
+        }
+      }
+      if let (request, at) = planned {
+        let window = ActWindow.window(for: request, at: at, in: dayZone)
         days.append(Adaptation.Day(date: date, firing: at, act: firstAct(in: window)))
       }
     }
     return days
   }
 
+  /// The zone a recorded firing fired in: the offset between its slot and its instant.
+  static func zone(of firing: RecordedFiring, otherwise zone: Zone) -> Zone {
+    guard let slot = firing.occurrence.slot else { return zone }
+    let offset = Int32(clamping: slot.localSeconds - firing.occurrence.at)
+    return Zone(identifier: "UTC\(offset)", fixedOffset: offset)
+  }
+
   /// The day of a recorded firing: its outcome, with the answers to its snoozed copies and the
-  /// acts in its window.
+  /// acts in its window (in the zone it fired in).
   public func day(of firing: RecordedFiring, on date: LocalDate, now: Int64, in zone: Zone)
     -> Adaptation.Day
   {
     let at = firing.occurrence.at
-    let window = ActWindow.window(for: firing.request, at: at, in: zone)
+    let window = ActWindow.window(
+      for: firing.request, at: at, in: ReminderRecord.zone(of: firing, otherwise: zone))
     var given = answers[firing.occurrence] ?? []
     for copy in copies
     where copy.occurrence.at > at && copy.occurrence.at <= window.upperBound {
@@ -100,24 +119,29 @@ public struct ReminderRecord: Sendable {
     let outcome = FiringOutcome.classify(
       FiringOutcome.Facts(
         firing: at, state: firing.state, answers: given, isTiedToKind: tied,
-        acts: tied ? acts(in: window) : [], window: window, now: now))
+        acts: tied ? acts(in: window).map(\.secondsSince1970) : [], window: window, now: now))
     return Adaptation.Day(
       date: date, firing: at, outcome: outcome,
       snoozed: given.contains { $0.action == NotificationCategory.snooze.id && !$0.isUndone },
+      answered: given.contains { FiringOutcome.doingActions.contains($0.action) && !$0.isUndone },
       act: tied ? firstAct(in: window) : nil)
   }
 
   /// The acts in `window`.
-  func acts(in window: ClosedRange<Int64>) -> [Int64] {
+  func acts(in window: ClosedRange<Int64>) -> [Timestamp] {
     var low = 0
     var high = acts.count
     while low < high {
       let middle = (low + high) / 2
-      if acts[middle] < window.lowerBound { low = middle + 1 } else { high = middle }
+      if acts[middle].secondsSince1970 < window.lowerBound {
+        low = middle + 1
+      } else {
+        high = middle
+      }
     }
-    var result: [Int64] = []
+    var result: [Timestamp] = []
     var index = low
-    while index < acts.count, acts[index] <= window.upperBound {
+    while index < acts.count, acts[index].secondsSince1970 <= window.upperBound {
       result.append(acts[index])
       index += 1
     }
@@ -125,7 +149,7 @@ public struct ReminderRecord: Sendable {
   }
 
   /// The first act in `window`.
-  func firstAct(in window: ClosedRange<Int64>) -> Int64? {
+  func firstAct(in window: ClosedRange<Int64>) -> Timestamp? {
     acts(in: window).first
   }
 }

@@ -80,9 +80,11 @@ public enum AfterLogging {
         let lookBack = snooze.metadata?.lookBack
       else { continue }
       let counting = Set(ActivityPreset.kinds(countingAs: kind).map(\.key))
-      let window = lookBack.window(before: fire, in: zone)
+      // From the firing it copies on: a copy still pending is not needed once its act is logged,
+      // even after the copy came due (a late delivery would still bring it).
+      let since = lookBack.window(before: fire, in: zone).lowerBound
       if let done = events.first(where: {
-        counting.contains($0.kind.key) && window.contains($0.timestamp.secondsSince1970)
+        counting.contains($0.kind.key) && $0.timestamp.secondsSince1970 >= since
       }) {
         effects.append(.unschedule(snooze, because: done))
       }

@@ -142,6 +142,9 @@ public struct FiringFacts: Hashable, Sendable {
   public var adaptation: (record: AdaptationRecord, onDays: WeekdaySet)?
   /// The day's cap, when one is set.
   public var cap: DailyCap?
+  /// When delivery checks (`nil` for a forecast): a firing delivered late is not needed when
+  /// its act was logged after it, before the check.
+  public var checkedAt: Int64?
 
   /// Facts.
   public init(
@@ -330,7 +333,8 @@ public struct DeliveryPolicy: Sendable {
         note = "the log could not be read (\(reason)); delivered anyway"
       case .found(let events):
         if let evidence = ForwardCheck.evidence(
-          for: due.request, at: due.occurrence.at, events: events, in: zone)
+          for: due.request, at: due.occurrence.at, events: events, in: zone,
+          checkedAt: facts.checkedAt)
         {
           let reason = ForwardCheck.reason(kind: metadata.eventKind, at: evidence, clock: clock)
           if current, let record, record.state == .paused {

@@ -7,14 +7,17 @@ import Foundation
 /// asks at fire time, so an activity imported late still keeps its reminder quiet.
 public enum ForwardCheck {
   /// The event that makes the firing of `request` at `occurrence` unnecessary: the latest of
-  /// `events` (times of events of the request's kind) inside its look-back window; `nil` when it
-  /// should fire (or has no look-back).
+  /// `events` (times of events of the request's kind) inside its look-back window, which reaches
+  /// to `checkedAt` when a late delivery checks after the firing (what was done meanwhile is
+  /// done); `nil` when it should fire (or has no look-back).
   public static func evidence(
-    for request: NotificationRequest, at occurrence: Int64, events: [Timestamp], in zone: Zone
+    for request: NotificationRequest, at occurrence: Int64, events: [Timestamp], in zone: Zone,
+    checkedAt: Int64? = nil
   ) -> Timestamp? {
     guard let lookBack = request.metadata?.lookBack else { return nil }
     let window = lookBack.window(before: occurrence, in: zone)
-    return events.filter { window.contains($0.secondsSince1970) }.max()
+    let end = max(window.upperBound, checkedAt ?? window.upperBound)
+    return events.filter { (window.lowerBound...end).contains($0.secondsSince1970) }.max()
   }
 
   /// "Workout logged at 10:00": why a firing was skipped, in the event's own local time.

@@ -3,7 +3,7 @@ import RoutineCore
 extension EventStore {
   private static let adaptationColumns = """
     key, mode, state, spacing, anchor_day, offset_minutes, offset_since, paused_since, resumed_at,
-    strength, streak, explanation, computed_day
+    strength, streak, explanation, computed_day, started_at
     """
 
   /// What the last plan decided for each reminder (``AdaptationRecord``), by key.
@@ -39,15 +39,15 @@ extension EventStore {
         """
         INSERT INTO adaptations (key, mode, state, spacing, anchor_day, offset_minutes,
           offset_since, paused_since, resumed_at, strength, streak, explanation, computed_day,
-          updated_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+          updated_at, started_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
         ON CONFLICT (key) DO UPDATE SET mode = excluded.mode, state = excluded.state,
           spacing = excluded.spacing, anchor_day = excluded.anchor_day,
           offset_minutes = excluded.offset_minutes, offset_since = excluded.offset_since,
           paused_since = excluded.paused_since, resumed_at = excluded.resumed_at,
           strength = excluded.strength, streak = excluded.streak,
           explanation = excluded.explanation, computed_day = excluded.computed_day,
-          updated_at = excluded.updated_at
+          updated_at = excluded.updated_at, started_at = excluded.started_at
         """)
       for record in records {
         upsert.reset()
@@ -66,6 +66,7 @@ extension EventStore {
           record.explanations.isEmpty ? nil : record.explanations.joined(separator: "\n"), at: 12)
         try upsert.bind(record.computedDay.map(Int64.init), at: 13)
         try upsert.bind(now, at: 14)
+        try upsert.bind(record.startedAt, at: 15)
         try upsert.step()
       }
       let delete = try connection.prepare("DELETE FROM adaptations WHERE key = ? AND mode = 'auto'")
@@ -136,6 +137,7 @@ extension EventStore {
     record.explanations =
       row.text(at: 11)?.split(separator: "\n").map(String.init) ?? []
     record.computedDay = int(12)
+    record.startedAt = row.isNull(at: 13) ? nil : row.int(at: 13)
     return record
   }
 }

@@ -178,14 +178,17 @@ extension EventStore {
   }
 
   /// The last `limit` deliveries (oldest first) of request `id`, or of any request of reminder
-  /// `id`: what `why` shows, found through the indexes instead of a read of the whole history.
+  /// `id` (a learned one's too: `routine_WakeUp` for `routine_WakeUp-weekday-2`): what `why`
+  /// shows, found through the indexes instead of a read of the whole history.
   public func latestDeliveries(of id: String, limit: Int) throws -> [DeliveryRecord] {
     try read {
       let select = try connection.prepare(
         """
         SELECT * FROM (
           SELECT \(EventStore.deliveryColumns) FROM deliveries
-          WHERE (request_id = ?1 OR reminder_id = ?1) AND forgotten = 0
+          WHERE (request_id = ?1 OR reminder_id = ?1
+              OR (request_id > ?1 || '-weekday-' AND request_id < ?1 || '-weekday.'))
+            AND forgotten = 0
           ORDER BY occurrence DESC, attempt DESC, id DESC LIMIT ?2)
         ORDER BY occurrence, attempt, id
         """)

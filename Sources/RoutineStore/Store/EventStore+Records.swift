@@ -53,7 +53,7 @@ extension EventStore {
         for key in keys { records[key]?.answers[answer.occurrence, default: []].append(prior) }
       }
       let keys = Set(kindsOfKey.values.flatMap { $0 })
-      let times = keys.isEmpty ? [:] : try eventInstants(ofKeys: keys, from: actsSince, to: now)
+      let times = keys.isEmpty ? [:] : try eventTimes(ofKeys: keys, from: actsSince, to: now)
       for (key, var record) in records {
         if let kinds = kindsOfKey[key] {
           record.acts =
@@ -66,24 +66,24 @@ extension EventStore {
     }
   }
 
-  /// The instants of the events of the kinds keyed `keys` in `from...to`, by kind key, each in
+  /// The times of the events of the kinds keyed `keys` in `from...to`, by kind key, each in
   /// order: one range of the time index.
-  public func eventInstants(ofKeys keys: Set<String>, from: Int64, to: Int64) throws
-    -> [String: [Int64]]
+  public func eventTimes(ofKeys keys: Set<String>, from: Int64, to: Int64) throws
+    -> [String: [Timestamp]]
   {
     try read {
       let select = try connection.prepare(
         """
-        SELECT k.key, e.at FROM events e JOIN kinds k ON k.id = e.kind_id
+        SELECT k.key, e.at, e.utc_offset FROM events e JOIN kinds k ON k.id = e.kind_id
         WHERE e.at >= ? AND e.at <= ?
         ORDER BY e.at
         """)
       try select.bind(from, at: 1)
       try select.bind(to, at: 2)
-      var result: [String: [Int64]] = [:]
+      var result: [String: [Timestamp]] = [:]
       while try select.step() {
         guard let key = select.text(at: 0), keys.contains(key) else { continue }
-        result[key, default: []].append(select.int(at: 1))
+        result[key, default: []].append(.stored(at: select.int(at: 1), offset: select.int(at: 2)))
       }
       return result
     }

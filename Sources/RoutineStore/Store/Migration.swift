@@ -347,6 +347,7 @@ struct Migration {
           offset_minutes INTEGER NOT NULL DEFAULT 0,
           offset_since INTEGER,
           paused_since INTEGER,
+          started_at INTEGER,
           resumed_at INTEGER,
           strength REAL,
           streak INTEGER,

@@ -71,12 +71,11 @@ enum HabitsCommand: Command {
     let today = WallClock.localDate(at: now, in: zone)
     let first = today.adding(days: -Adaptation.strengthDays)
     let start = WallClock.instant(on: first, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
-    let times = try store.eventInstants(ofKeys: Set(habits.map(\.name.key)), from: start, to: now)
+    let times = try store.eventTimes(ofKeys: Set(habits.map(\.name.key)), from: start, to: now)
     var result: [String: (strength: Double, streak: Int)] = [:]
     for habit in habits {
       let done = HabitScore.days(
-        from: first, through: today, isOn: habit.isOn, acts: times[habit.name.key] ?? [],
-        in: zone)
+        from: first, through: today, isOn: habit.isOn, acts: times[habit.name.key] ?? [])
       let score = HabitScore.score(done, lastIsToday: habit.isOn(today))
       result[habit.id] = (score.strength, score.streak)
     }

@@ -24,23 +24,33 @@ enum RemindersResumeCommand: Command {
     try context.writing { store, settings, zone in
       let key = try RemindersAdaptCommand.key(
         id, store: store, settings: settings, context: context)
-      let before = try store.resumeAdaptation(key: key, at: now)
-      // A learned reminder's request was planned paused (a check-in) or moved: plan again so
-      // that it fires as the learner has it, from now on.
-      if key.hasPrefix("routine_") {
+      let record = try store.adaptation(key: key)
+      guard let record, record.state != .active else {
+        context.output.line(
+          context.isJSON
+            ? JSON.object([
+              ("id", .string(key)), ("was", .string(AdaptationRecord.State.active.rawValue)),
+              ("state", .string(AdaptationRecord.State.active.rawValue)),
+            ]).serialized()
+            : "\(key) is neither paused nor backing off; nothing changed.")
+        try context.output.deliver()
+        return
+      }
+      try store.resumeAdaptation(key: key, at: now)
+      // A learned reminder's request was planned paused (a check-in): plan again so that it
+      // fires at its time from now on.
+      if try store.reminder(id: key) == nil {
         _ = try PlanCommand.plan(
           store, settings: settings, zone: zone, now: Date(timeIntervalSince1970: Double(now)),
           dryRun: false, context: context)
       }
-      let was = before.map { $0.state == .active ? "active already" : $0.stateText }
       context.output.line(
         context.isJSON
           ? JSON.object([
-            ("id", .string(key)), ("was", .optional(before?.state.rawValue)),
+            ("id", .string(key)), ("was", .string(record.state.rawValue)),
             ("state", .string(AdaptationRecord.State.active.rawValue)),
           ]).serialized()
-          : "Resumed \(key)" + (was.map { " (it was \($0))" } ?? "")
-            + ": it fires every day it is on again.")
+          : "Resumed \(key) (it was \(record.stateText)): it fires every day it is on again.")
       try context.output.deliver()
     }
     return .ok
