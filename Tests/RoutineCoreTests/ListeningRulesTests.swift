@@ -182,8 +182,16 @@ struct ListeningRulesTests {
     #expect(
       decide(
         learned(), at: "2026-05-04T20:55+02:00",
-        facts: FiringFacts(events: .found([]), adaptation: (stale, .everyDay))
+        facts: FiringFacts(
+          events: .found([]), adaptation: (stale, .everyDay),
+          checkedAt: epoch("2026-05-04T20:55+02:00"))
       ).0 == nil)
+    // A forecast takes the plans to come as made.
+    #expect(
+      decide(
+        learned(), at: "2026-05-04T20:55+02:00",
+        facts: FiringFacts(events: .found([]), adaptation: (stale, .everyDay))
+      ).0 != nil)
     let paused = record(.paused)
     let (done, _) = decide(
       learned(), at: "2026-05-04T21:30+02:00",

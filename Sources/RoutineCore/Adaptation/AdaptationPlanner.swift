@@ -81,9 +81,7 @@ public struct AdaptationPlanner: Sendable {
     }
     for (key, requests) in groups.sorted(by: { $0.key < $1.key }) {
       let previous = input.records[key] ?? fresh(key)
-      let policy = requests.reduce(AdaptationPolicy.none) {
-        $0.union(AdaptationPolicy.of($1, enabled: settings.adapts, mode: previous.mode))
-      }
+      let policy = AdaptationPolicy.of(requests, enabled: settings.adapts, mode: previous.mode)
       let history = input.histories[key] ?? ReminderRecord(requests: requests, firings: [])
       let what = requests.first?.actKind?.name ?? requests.first?.title ?? key
       var record = decide(previous, history: history, policy: policy, today: today, what: what)
@@ -108,9 +106,7 @@ public struct AdaptationPlanner: Sendable {
     {
       let previous = input.records[key] ?? fresh(key)
       let mode = input.modes[key] ?? .auto
-      let policy = requests.reduce(AdaptationPolicy.none) {
-        $0.union(AdaptationPolicy.of($1, enabled: settings.adapts, mode: mode))
-      }
+      let policy = AdaptationPolicy.of(requests, enabled: settings.adapts, mode: mode)
       let history = input.histories[key] ?? ReminderRecord(requests: requests, firings: [])
       let what = requests.first?.actKind?.name ?? requests.first?.title ?? key
       var record = decide(previous, history: history, policy: policy, today: today, what: what)

@@ -58,6 +58,28 @@ public struct AdaptationPolicy: Hashable, Sendable {
     AdaptationPolicy(
       timing: timing || other.timing, dose: dose || other.dose, fading: fading || other.fading)
   }
+
+  /// What may adapt for a reminder made of `requests` (an activity reminder's, one per weekday,
+  /// together): as ``of(_:enabled:mode:)`` for each, and backing off when together they fire on
+  /// at least two days a week.
+  public static func of(
+    _ requests: [NotificationRequest], enabled: Bool, mode: AdaptationMode
+  ) -> AdaptationPolicy {
+    var policy = requests.reduce(AdaptationPolicy.none) {
+      $0.union(AdaptationPolicy.of($1, enabled: enabled, mode: mode))
+    }
+    guard enabled, mode != .off else { return policy }
+    var days: UInt8 = 0
+    for request in requests {
+      guard case .calendar(let trigger) = request.trigger, trigger.repeats,
+        trigger.dayOfMonth == nil, request.metadata?.isAlarm != true,
+        request.category != .taskReminder
+      else { continue }
+      days |= (trigger.weekdays.isEmpty ? WeekdaySet.everyDay : trigger.weekdays).rawValue
+    }
+    if WeekdaySet(rawValue: days).count >= 2 { policy.dose = true }
+    return policy
+  }
 }
 
 /// Where a reminder stands, as the last plan decided it (stored per reminder:

@@ -150,7 +150,8 @@ public struct FiringFacts: Hashable, Sendable {
   public init(
     cancellation: StoredCancellation? = nil, events: LookBackEvents = .notChecked,
     handledAt: Int64? = nil, superseding: DefinedFiring? = nil,
-    adaptation: (record: AdaptationRecord, onDays: WeekdaySet)? = nil, cap: DailyCap? = nil
+    adaptation: (record: AdaptationRecord, onDays: WeekdaySet)? = nil, cap: DailyCap? = nil,
+    checkedAt: Int64? = nil
   ) {
     self.cancellation = cancellation
     self.events = events
@@ -158,6 +159,7 @@ public struct FiringFacts: Hashable, Sendable {
     self.superseding = superseding
     self.adaptation = adaptation
     self.cap = cap
+    self.checkedAt = checkedAt
   }
 
   /// Equal when every fact is.
@@ -166,6 +168,7 @@ public struct FiringFacts: Hashable, Sendable {
       && lhs.handledAt == rhs.handledAt && lhs.superseding == rhs.superseding
       && lhs.adaptation?.record == rhs.adaptation?.record
       && lhs.adaptation?.onDays == rhs.adaptation?.onDays && lhs.cap == rhs.cap
+      && lhs.checkedAt == rhs.checkedAt
   }
 
   /// Hashes every fact.
@@ -177,6 +180,7 @@ public struct FiringFacts: Hashable, Sendable {
     hasher.combine(adaptation?.record)
     hasher.combine(adaptation?.onDays)
     hasher.combine(cap)
+    hasher.combine(checkedAt)
   }
 }
 
@@ -323,7 +327,11 @@ public struct DeliveryPolicy: Sendable {
       )
     }
     let record = facts.adaptation?.record
-    let current = record.map { isCurrent($0, for: due.occurrence.at, in: zone) } ?? false
+    // At delivery, a record the nightly plan has not renewed is not acted on; a forecast
+    // (agenda) takes the plans to come as made.
+    let current =
+      record.map { facts.checkedAt == nil || isCurrent($0, for: due.occurrence.at, in: zone) }
+      ?? false
     var note: String?
     if let metadata = due.request.metadata, metadata.lookBack != nil {
       switch facts.events {
