@@ -70,6 +70,13 @@ func prepareStore(_ name: String, _ setup: [[String]]) -> String {
 func copyStore(_ store: String, to copy: String) -> String {
   for suffix in ["", "-wal", "-shm"] { unlink(copy + suffix) }
   try? FileManager.default.copyItem(atPath: store, toPath: copy)
+  // Written out before the measurement: otherwise the command's first fsync pays for the whole
+  // copy (0.35 s for the 340 MB store of two years of answers), which no real store has pending.
+  let descriptor = open(copy, O_RDONLY)
+  if descriptor >= 0 {
+    fsync(descriptor)
+    close(descriptor)
+  }
   return copy
 }
 

@@ -26,6 +26,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     """
     usage: routine-bench [--runs N] [--work DIR]     the performance targets (docs/performance.md)
            routine-bench --export | --delivery [--idle-seconds N] | --unbounded | --health
+           routine-bench --adaptation                   plan with 1,000 reminders' records
            routine-bench --quality                      the long backtest's quality bars
            routine-bench --calibration [--personas N]   calibration on generated people
            routine-bench --fit [--personas N] [--log FILE]... [--days N] [--leave-one-out]
@@ -271,6 +272,10 @@ if arguments.contains("--health") {
 }
 if arguments.contains("--delivery") {
   deliveryBenchmarks(idleSeconds: idleSeconds)
+  exit(0)
+}
+if arguments.contains("--adaptation") {
+  adaptationBenchmarks()
   exit(0)
 }
 

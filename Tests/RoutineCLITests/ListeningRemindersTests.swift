@@ -34,6 +34,7 @@ struct ListeningRemindersTests {
     return sandbox
   }
 
+  @discardableResult
   func run(_ sandbox: Sandbox, _ now: String, _ arguments: String...) -> Invocation {
     let result = sandbox.run(arguments + ["--now", now])
     #expect(result.status == 0, "\(arguments) at \(now): \(result.stderr)")
@@ -78,7 +79,8 @@ struct ListeningRemindersTests {
     run(sandbox, Self.at(4, "03:20"), "settings", "--adapt", "false")
     run(sandbox, Self.at(4, "03:21"), "plan")
     let learned = try #require(next(sandbox, "routine_WakeUp", now: Self.at(4, "03:22")))
-    let shift = try #require(Timestamp(iso8601: moved)).secondsSince1970
+    let shift =
+      try #require(Timestamp(iso8601: moved)).secondsSince1970
       - (try #require(Timestamp(iso8601: learned))).secondsSince1970
     #expect(shift > 0 && shift <= 900, "\(moved) \(learned)")
   }
@@ -95,7 +97,8 @@ struct ListeningRemindersTests {
     #expect(run(sandbox, Self.at(0, "07:16"), "deliver").stdout.isEmpty)
     let history = run(sandbox, Self.at(0, "20:00"), "history", "--json").json
     let entries = history["entries"] as? [[String: Any]] ?? []
-    let first = try #require(entries.first { $0["id"] as? String == id && $0["type"] as? String == "delivery" })
+    let first = try #require(
+      entries.first { $0["id"] as? String == id && $0["type"] as? String == "delivery" })
     #expect(first["result"] as? String == "snoozed-then-acted")
     #expect(first["resultMinutes"] as? Int == 3)
   }
@@ -108,13 +111,19 @@ struct ListeningRemindersTests {
     let agenda = run(sandbox, Self.at(0, "08:02"), "agenda", "--to", "tomorrow").stdout
     #expect(agenda.contains("Do Meditation"), "\(agenda)")
     #expect(
-      agenda.contains("(skipped: superseded: reminder-1, which you defined, reminds of it at 21:00)"),
+      agenda.contains(
+        "(skipped: superseded: reminder-1, which you defined, reminds of it at 21:00)"),
       "\(agenda)")
-    #expect(delivered(run(sandbox, Self.at(0, "21:00"), "deliver")).map { $0["id"] as? String } == ["reminder-1"])
+    #expect(
+      delivered(run(sandbox, Self.at(0, "21:00"), "deliver")).map { $0["id"] as? String } == [
+        "reminder-1"
+      ])
     #expect(delivered(run(sandbox, Self.at(0, "21:25"), "deliver")).isEmpty)
     let history = run(sandbox, Self.at(0, "22:00"), "history").stdout
     #expect(history.contains("skipped"), "\(history)")
-    #expect(history.contains("superseded; reminder-1, which you defined, reminds of it at 21:00"), "\(history)")
+    #expect(
+      history.contains("superseded; reminder-1, which you defined, reminds of it at 21:00"),
+      "\(history)")
   }
 
   @Test func weeksDoneOnYourOwnPauseALearnedReminderAndTwoMissedDaysBringItBack() throws {
@@ -152,7 +161,9 @@ struct ListeningRemindersTests {
       run(sandbox, Self.at(day, "03:15"), "plan")
       let time = try #require(next(sandbox, "routine_Coffee", now: Self.at(day, "03:16")))
       let notes = delivered(run(sandbox, time, "deliver"))
-      #expect(notes.first?["body"] as? String == "Check-in: Coffee is not logged yet today (usually around 07:17).", "\(notes)")
+      #expect(
+        notes.first?["body"] as? String
+          == "Check-in: Coffee is not logged yet today (usually around 07:17).", "\(notes)")
     }
     let back = run(sandbox, Self.at(12, "03:15"), "plan").stdout
     #expect(back.contains("back from its pause: Coffee was missed 2 days in a row"), "\(back)")
@@ -198,7 +209,9 @@ struct ListeningRemindersTests {
     let sandbox = Sandbox(now: Self.at(0, "08:00"), zone: "Europe/Berlin")
     run(sandbox, Self.at(0, "08:00"), "settings", "--time-zone", "Europe/Berlin")
     run(sandbox, Self.at(0, "08:00"), "habits", "add", "Pills")
-    run(sandbox, Self.at(0, "08:01"), "reminders", "add", "--habit", "Pills", "--at", "21:00", "--style", "alarm")
+    run(
+      sandbox, Self.at(0, "08:01"), "reminders", "add", "--habit", "Pills", "--at", "21:00",
+      "--style", "alarm")
     #expect(delivered(run(sandbox, Self.at(0, "21:00"), "deliver")).count == 1)
     #expect(delivered(run(sandbox, Self.at(0, "21:05"), "deliver")).first?["attempt"] as? Int == 1)
     run(sandbox, Self.at(0, "21:07"), "log", "Pills")
@@ -212,8 +225,12 @@ struct ListeningRemindersTests {
   @Test func theDailyCapLetsLearnedRemindersGiveWayFirstAndAlarmsAlwaysRing() throws {
     let sandbox = sandbox("Coffee", times: ["07:15", "07:20", "07:10"])
     run(sandbox, Self.at(0, "03:00"), "settings", "--daily-cap", "1")
-    run(sandbox, Self.at(0, "03:01"), "reminders", "add", "--text", "Water the plants", "--at", "18:00")
-    run(sandbox, Self.at(0, "03:02"), "reminders", "add", "--text", "Pills", "--at", "21:00", "--style", "alarm")
+    run(
+      sandbox, Self.at(0, "03:01"), "reminders", "add", "--text", "Water the plants", "--at",
+      "18:00")
+    run(
+      sandbox, Self.at(0, "03:02"), "reminders", "add", "--text", "Pills", "--at", "21:00",
+      "--style", "alarm")
     run(sandbox, Self.at(0, "03:15"), "plan")
     // The learned coffee at 07:10 gives way: the plants, yours, are still to come.
     #expect(delivered(run(sandbox, Self.at(0, "07:10"), "deliver")).isEmpty)
@@ -221,7 +238,8 @@ struct ListeningRemindersTests {
     #expect(delivered(run(sandbox, Self.at(0, "21:00"), "deliver")).count == 1)
     let history = run(sandbox, Self.at(0, "22:00"), "history", "--from", "today").stdout
     #expect(
-      history.contains("daily cap; the day's cap of 1 reminders was reached (1 you defined still to come)"),
+      history.contains(
+        "daily cap; the day's cap of 1 reminders was reached (1 you defined still to come)"),
       "\(history)")
   }
 
@@ -235,7 +253,10 @@ struct ListeningRemindersTests {
       run(sandbox, Self.at(day, "09:01"), "log", "Leaving Home", "--at", Self.at(day, "09:00"))
     }
     let plan = run(sandbox, Self.at(2, "03:15"), "plan").stdout
-    #expect(plan.contains("moved to 09:00: you did Leaving Home around 09:00 on 2 of the last 4 days it was on"), "\(plan)")
+    #expect(
+      plan.contains(
+        "moved to 09:00: you did Leaving Home around 09:00 on 2 of the last 4 days it was on"),
+      "\(plan)")
     #expect(next(sandbox, "routine_LeavingHome", now: Self.at(2, "03:16")) == Self.at(2, "08:45"))
   }
 
@@ -249,7 +270,9 @@ struct ListeningRemindersTests {
       UPDATE adaptations SET spacing = 99, offset_minutes = 100000, strength = 7, streak = -5,
         state = 'nonsense', anchor_day = 9223372036854775807, computed_day = -3
       """)
-    for arguments in [["reminders"], ["why", "routine_Coffee"], ["agenda"], ["pending"], ["plan"], ["status"]] {
+    for arguments in [
+      ["reminders"], ["why", "routine_Coffee"], ["agenda"], ["pending"], ["plan"], ["status"],
+    ] {
       let result = sandbox.run(arguments + ["--now", Self.at(0, "04:00")])
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
     }
@@ -272,14 +295,19 @@ struct ListeningRemindersTests {
     }
     for _ in 0..<2 {
       for (id, occurrence) in firings {
-        let answer = sandbox.run("respond", id, "dismiss", "--occurrence", occurrence, "--now", Self.at(5, "20:00"))
+        let answer = sandbox.run(
+          "respond", id, "dismiss", "--occurrence", occurrence, "--now", Self.at(5, "20:00"))
         #expect(answer.status == 0, "\(answer.stderr)")
       }
     }
     let store = try EventStore(path: sandbox.storePath)
     #expect(try store.answers().count == 3)
-    let history = run(sandbox, Self.at(5, "21:00"), "history", "--from", Self.at(0, "00:00"), "--json").json
-    let results = (history["entries"] as? [[String: Any]] ?? []).compactMap { $0["result"] as? String }
+    let history = run(
+      sandbox, Self.at(5, "21:00"), "history", "--from", Self.at(0, "00:00"), "--json"
+    ).json
+    let results = (history["entries"] as? [[String: Any]] ?? []).compactMap {
+      $0["result"] as? String
+    }
     #expect(results == ["dismissed", "dismissed", "dismissed"])
   }
 

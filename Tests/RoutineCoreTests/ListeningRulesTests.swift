@@ -299,7 +299,9 @@ struct ListeningRulesTests {
     let history = ReminderRecord(requests: [coffee], firings: [], acts: acts)
     let now = epoch("2026-05-12T03:15-04:00")
     let planner = AdaptationPlanner(settings: PlannerSettings(), zone: newYork, now: now)
-    #expect(planner.move(history, usual: wallTime("07:10"), today: date(2026, 5, 12)) == nil)
+    let all = planner.days(history, today: date(2026, 5, 12))
+    #expect(
+      planner.move(all.filter { $0.date < date(2026, 5, 12) }, usual: wallTime("07:10")) == nil)
     let days = history.days(
       from: date(2026, 5, 2), through: date(2026, 5, 11), now: now, in: newYork)
     #expect(days.count == 10)

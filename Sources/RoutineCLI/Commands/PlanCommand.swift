@@ -118,7 +118,7 @@ enum PlanCommand: Command {
     )
     let width = max(
       (change.added + change.replaced.map(\.new)).map(\.id.count).max() ?? 0,
-      change.removed.map(\.id.count).max() ?? 0)
+      change.removed.map(\.id.count).max() ?? 0, outcome.adapted.map(\.key.count).max() ?? 0)
     // "would replace" is the longest label; the columns after it line up in both modes.
     let labelWidth = dryRun ? 15 : 10
     // Triggers as wide as the widest shown ("Mon/Wed/Fri 18:19"), two spaces after.

@@ -91,6 +91,8 @@ enum RequestFormatting {
           ("lookBack", .optional(metadata.lookBack.map(lookBackText))),
           ("alarm", .bool(metadata.isAlarm)),
           ("link", .optional(metadata.link?.id)),
+          ("actUntil", .optional(metadata.actUntil?.description)),
+          ("adaptation", .optional(metadata.adaptation)),
         ])
       } ?? .null
     return .object([

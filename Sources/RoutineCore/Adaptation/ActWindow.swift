@@ -83,10 +83,16 @@ extension NotificationRequest {
   /// text (their "kind" is their text), task reminders (a task is done with `tasks done`) and
   /// outlier alerts.
   public var actKind: EventKind? {
-    guard origin != .outlier, let name = metadata?.eventKind else { return nil }
+    guard isTiedToKind, let name = metadata?.eventKind else { return nil }
+    return EventKind(name)
+  }
+
+  /// Whether it has an ``actKind`` (without making the kind, which normalises its name).
+  public var isTiedToKind: Bool {
+    guard origin != .outlier, metadata?.eventKind != nil else { return false }
     switch category {
-    case .reminder, .taskReminder, .outlierAlert: return nil
-    default: return EventKind(name)
+    case .reminder, .taskReminder, .outlierAlert: return false
+    default: return true
     }
   }
 

@@ -6,15 +6,18 @@ public struct AdaptationPlanner: Sendable {
   /// The settings (`adapts`, the snooze minutes).
   public var settings: PlannerSettings
   /// The user's zone.
-  public var zone: Zone
+  public let zone: Zone
   /// Now.
-  public var now: Int64
+  public let now: Int64
+  /// The zone's days the rules look at.
+  let calendar: ZoneDays
 
   /// A planner at `now`.
   public init(settings: PlannerSettings, zone: Zone, now: Int64) {
     self.settings = settings
     self.zone = zone
     self.now = now
+    calendar = AdaptationPlanner.calendar(now: now, in: zone)
   }
 
   /// What the plan knows.
@@ -65,8 +68,6 @@ public struct AdaptationPlanner: Sendable {
   /// Decides for every reminder of `input`.
   public func plan(_ input: Input) -> Output {
     let today = WallClock.localDate(at: now, in: zone)
-    var records: [AdaptationRecord] = []
-    var learned: [NotificationRequest] = []
     let wantedKeys = Set(input.learned.compactMap(\.adaptationKey))
     var groups = Dictionary(grouping: input.learned) { $0.adaptationKey ?? $0.id }
     // A routine the learner lost while it moves: followed from the requests pending before.
@@ -74,20 +75,26 @@ public struct AdaptationPlanner: Sendable {
       grouping: input.previousLearned, by: { $0.adaptationKey ?? $0.id })
     where !wantedKeys.contains(key) {
       guard let history = input.histories[key], let usual = previous.first?.metadata?.suggestedTime,
-        move(history, usual: usual, today: today) != nil,
+        move(days(history, today: today).filter { $0.date < today }, usual: usual) != nil,
         !covered(previous, by: input.learned)
       else { continue }
       groups[key] = previous
     }
-    for (key, requests) in groups.sorted(by: { $0.key < $1.key }) {
+    // Each reminder is decided on its own: on all cores, in the order of their keys.
+    let learnedGroups = groups.sorted { $0.key < $1.key }
+    let decided = parallelMap(learnedGroups.count) { index in
+      let (key, requests) = learnedGroups[index]
       let previous = input.records[key] ?? fresh(key)
       let policy = AdaptationPolicy.of(requests, enabled: settings.adapts, mode: previous.mode)
       let history = input.histories[key] ?? ReminderRecord(requests: requests, firings: [])
       let what = requests.first?.actKind?.name ?? requests.first?.title ?? key
-      var record = decide(previous, history: history, policy: policy, today: today, what: what)
+      let days = self.days(history, today: today)
+      var record = decide(
+        previous, days: days, tied: history.requests.contains { $0.isTiedToKind },
+        policy: policy, today: today, what: what)
       var moved: ChangePoint.Move?
       if policy.timing, let usual = requests.first?.metadata?.suggestedTime {
-        moved = move(history, usual: usual, today: today)
+        moved = move(days.filter { $0.date < today }, usual: usual)
         if let moved {
           record.offsetMinutes = 0
           record.offsetSince = now
@@ -96,24 +103,30 @@ public struct AdaptationPlanner: Sendable {
             at: 0)
         }
       }
-      records.append(record)
-      learned += requests.map {
+      let adjusted = requests.map {
         adjust($0, record: record, moved: moved, latest: input.latest[key])
       }
+      return (record, adjusted)
     }
-    for (key, requests) in Dictionary(grouping: input.defined, by: { $0.adaptationKey ?? $0.id })
-      .sorted(by: { $0.key < $1.key })
-    {
+    let definedGroups = Dictionary(grouping: input.defined) { $0.adaptationKey ?? $0.id }
+      .sorted { $0.key < $1.key }
+    let definedRecords = parallelMap(definedGroups.count) { index in
+      let (key, requests) = definedGroups[index]
       let previous = input.records[key] ?? fresh(key)
       let mode = input.modes[key] ?? .auto
       let policy = AdaptationPolicy.of(requests, enabled: settings.adapts, mode: mode)
       let history = input.histories[key] ?? ReminderRecord(requests: requests, firings: [])
       let what = requests.first?.actKind?.name ?? requests.first?.title ?? key
-      var record = decide(previous, history: history, policy: policy, today: today, what: what)
+      var record = decide(
+        previous, days: self.days(history, today: today),
+        tied: history.requests.contains { $0.isTiedToKind }, policy: policy, today: today,
+        what: what)
       record.mode = .auto
-      records.append(record)
+      return record
     }
-    return Output(learned: learned.sorted { $0.id < $1.id }, records: records)
+    return Output(
+      learned: decided.flatMap(\.1).sorted { $0.id < $1.id },
+      records: decided.map(\.0) + definedRecords)
   }
 
   /// The record of a reminder first seen now: it fires for a week before it may pause.
@@ -123,21 +136,36 @@ public struct AdaptationPlanner: Sendable {
     return record
   }
 
-  /// The record of a reminder after its history, with its strength and streak.
+  /// The days of a reminder's record the rules look at: the last 90 through today (read once;
+  /// the rules take the last 28, the move the last few).
+  func days(_ history: ReminderRecord, today: LocalDate) -> [Adaptation.Day] {
+    history.days(
+      from: today.adding(days: -Adaptation.strengthDays), through: today, now: now, in: zone,
+      calendar: calendar, detailedFrom: today.adding(days: -Adaptation.historyDays))
+  }
+
+  /// The zone's days of the 90 days the rules look at, worked out once for every reminder.
+  static func calendar(now: Int64, in zone: Zone) -> ZoneDays {
+    let today = WallClock.localDate(at: now, in: zone)
+    let first = today.adding(days: -Adaptation.strengthDays)
+    return ZoneDays(
+      zone, from: WallClock.instant(on: first, at: TimeOfDay(secondsSinceMidnight: 0), in: zone),
+      to: WallClock.instant(
+        on: today.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: zone))
+  }
+
+  /// The record of a reminder after its days (``days(_:today:)``), with its strength and streak
+  /// when it is `tied` to an event kind.
   func decide(
-    _ previous: AdaptationRecord, history: ReminderRecord, policy: AdaptationPolicy,
+    _ previous: AdaptationRecord, days: [Adaptation.Day], tied: Bool, policy: AdaptationPolicy,
     today: LocalDate, what: String
   ) -> AdaptationRecord {
-    let days = history.days(
-      from: today.adding(days: -Adaptation.historyDays), through: today.adding(days: -1), now: now,
-      in: zone)
+    let first = today.adding(days: -Adaptation.historyDays)
     var record = Adaptation.update(
-      previous, days: days, policy: policy, today: today, now: now,
-      snoozeMinutes: settings.snoozeMinutes, what: what)
-    if history.requests.contains(where: { $0.actKind != nil }) {
-      let long = history.days(
-        from: today.adding(days: -Adaptation.strengthDays), through: today, now: now, in: zone)
-      let score = HabitScore.score(long.map(\.isDone), lastIsToday: long.last?.date == today)
+      previous, days: days.filter { $0.date >= first && $0.date < today }, policy: policy,
+      today: today, now: now, snoozeMinutes: settings.snoozeMinutes, what: what)
+    if tied {
+      let score = HabitScore.score(days.map(\.isDone), lastIsToday: days.last?.date == today)
       record.strength = score.strength
       record.streak = score.streak
     } else {
@@ -147,10 +175,8 @@ public struct AdaptationPlanner: Sendable {
     return record
   }
 
-  /// The move of a routine usually at `usual`, from the acts of its last days.
-  func move(_ history: ReminderRecord, usual: TimeOfDay, today: LocalDate) -> ChangePoint.Move? {
-    let days = history.days(
-      from: today.adding(days: -14), through: today.adding(days: -1), now: now, in: zone)
+  /// The move of a routine usually at `usual`, from the acts of its last days before today.
+  func move(_ days: [Adaptation.Day], usual: TimeOfDay) -> ChangePoint.Move? {
     // Each act by the wall clock where it was done (its own offset): a trip is no move.
     let recent: [TimeOfDay?] = days.suffix(ChangePoint.days).map { $0.act?.timeOfDay }
     return ChangePoint.move(recent: recent, usual: usual)

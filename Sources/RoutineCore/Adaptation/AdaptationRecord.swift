@@ -49,7 +49,7 @@ public struct AdaptationPolicy: Hashable, Sendable {
     let often =
       trigger.dayOfMonth == nil && (trigger.weekdays.isEmpty || trigger.weekdays.count >= 2)
     let full = request.origin == .learned || mode == .on
-    let tied = request.actKind != nil
+    let tied = request.isTiedToKind
     return AdaptationPolicy(timing: full, dose: often, fading: full && tied)
   }
 

@@ -54,42 +54,88 @@ public struct ReminderRecord: Sendable {
   /// The days from `first` through `last` the reminder was on, oldest first: a day with a
   /// recorded firing is judged by it (``FiringOutcome/classify(_:)``, with the answers to its
   /// snoozed copies); a day without is on when one of its requests fires that day now.
-  public func days(from first: LocalDate, through last: LocalDate, now: Int64, in zone: Zone)
+  ///
+  /// `calendar`, when given, holds the zone's days of the range (one for every reminder of a
+  /// plan, instead of one per reminder).
+  ///
+  /// Days before `detailedFrom` (the strength's long tail) are judged by their date alone: done
+  /// when an act fell on it, by the act's own clock, without working out its window.
+  public func days(
+    from first: LocalDate, through last: LocalDate, now: Int64, in zone: Zone,
+    calendar: ZoneDays? = nil, detailedFrom: LocalDate? = nil
+  )
     -> [Adaptation.Day]
   {
     guard first <= last else { return [] }
-    var recorded: [LocalDate: RecordedFiring] = [:]
-    for firing in firings where firing.attempt == 0 {
-      let date =
-        firing.occurrence.slot?.date ?? WallClock.localDate(at: firing.occurrence.at, in: zone)
-      if recorded[date] == nil { recorded[date] = firing }
+    // Arrays by day of the range rather than dictionaries by date: a plan judges 90 days of a
+    // thousand reminders, and hashing dates was most of it.
+    let base = first.daysSince1970
+    let count = last.daysSince1970 - base + 1
+    func index(_ date: LocalDate) -> Int? {
+      let index = date.daysSince1970 - base
+      return index >= 0 && index < count ? index : nil
     }
-    // The offset each date was lived at, by the events of the kind logged on it.
-    var lived: [LocalDate: Int32] = [:]
-    for act in acts where act.localDate >= first.adding(days: -1) && act.localDate <= last {
-      lived[act.localDate] = lived[act.localDate] ?? act.utcOffsetSeconds
+    var recorded = [Int?](repeating: nil, count: count)
+    for position in firings.indices where firings[position].attempt == 0 {
+      let occurrence = firings[position].occurrence
+      let date = occurrence.slot?.date ?? WallClock.localDate(at: occurrence.at, in: zone)
+      if let day = index(date), recorded[day] == nil { recorded[day] = position }
     }
+    // The offset each date was lived at, by the events of the kind logged on it, and the
+    // first act of each date (for the days judged by their date alone).
+    var lived = [Int32?](repeating: nil, count: count)
+    var firstActs = [Timestamp?](repeating: nil, count: count)
+    for act in acts {
+      guard let day = index(act.localDate), lived[day] == nil else { continue }
+      lived[day] = act.utcOffsetSeconds
+      firstActs[day] = act
+    }
+    // The firings the requests make now, over the whole range at once (in today's zone).
+    let start = WallClock.instant(on: first, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
+    let end = WallClock.instant(
+      on: last.adding(days: 1), at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
+    var planned = [(request: Int, at: Int64)?](repeating: nil, count: count)
+    let zoneDays = calendar ?? ZoneDays(zone, from: start, to: end)
+    for (position, request) in requests.enumerated() {
+      for firing in request.trigger.firings(from: start, to: end, days: zoneDays) {
+        let date = firing.slot?.date ?? WallClock.localDate(at: firing.at, in: zone)
+        guard let day = index(date) else { continue }
+        if planned[day].map({ $0.at > firing.at }) ?? true { planned[day] = (position, firing.at) }
+      }
+    }
+    let detailed = detailedFrom.map { max(0, $0.daysSince1970 - base) } ?? 0
     var days: [Adaptation.Day] = []
-    var date = first
-    while date <= last {
-      defer { date = date.adding(days: 1) }
-      if let firing = recorded[date] {
-        days.append(day(of: firing, on: date, now: now, in: zone))
+    days.reserveCapacity(count)
+    for day in 0..<count {
+      let date = LocalDate(daysSince1970: base + day)
+      if let position = recorded[day] {
+        days.append(self.day(of: firings[position], on: date, now: now, in: zone))
         continue
       }
-      let dayZone = lived[date].map { Zone(identifier: "UTC\($0)", fixedOffset: $0) } ?? zone
-      let start = WallClock.instant(on: date, at: TimeOfDay(secondsSinceMidnight: 0), in: dayZone)
-      var planned: (NotificationRequest, Int64)?
-      for request in requests {
-        for firing in request.trigger.firings(from: start, to: start + 86_400, in: dayZone)
-        where planned.map({ $0.1 > firing.at }) ?? true {
-          planned = (request, firing.at)
+      guard var found = planned[day] else { continue }
+      if day < detailed {
+        days.append(Adaptation.Day(date: date, firing: found.at, act: firstActs[day]))
+        continue
+      }
+      var dayZone = zone
+      // A day lived at another offset than today's zone gives (after a trip): its firings in
+      // the zone it was lived in.
+      if let offset = lived[day], WallClock.offset(at: found.at, in: zone) != Int64(offset) {
+        dayZone = Zone(identifier: "UTC\(offset)", fixedOffset: offset)
+        let dayStart = WallClock.instant(
+          on: date, at: TimeOfDay(secondsSinceMidnight: 0), in: dayZone)
+        var earliest: (request: Int, at: Int64)?
+        for (position, request) in requests.enumerated() {
+          for firing in request.trigger.firings(from: dayStart, to: dayStart + 86_400, in: dayZone)
+          where earliest.map({ $0.at > firing.at }) ?? true {
+            earliest = (position, firing.at)
+          }
         }
+        guard let earliest else { continue }
+        found = earliest
       }
-      if let (request, at) = planned {
-        let window = ActWindow.window(for: request, at: at, in: dayZone)
-        days.append(Adaptation.Day(date: date, firing: at, act: firstAct(in: window)))
-      }
+      let window = ActWindow.window(for: requests[found.request], at: found.at, in: dayZone)
+      days.append(Adaptation.Day(date: date, firing: found.at, act: firstAct(in: window)))
     }
     return days
   }
@@ -115,7 +161,7 @@ public struct ReminderRecord: Sendable {
       given += answers[copy.occurrence] ?? []
     }
     given.sort { $0.answeredAt < $1.answeredAt }
-    let tied = firing.request.actKind != nil
+    let tied = firing.request.isTiedToKind
     let outcome = FiringOutcome.classify(
       FiringOutcome.Facts(
         firing: at, state: firing.state, answers: given, isTiedToKind: tied,

@@ -30,8 +30,12 @@ public enum ActivityPreset: String, Sendable, CaseIterable {
   /// The kinds whose events count as `kind`: a preset's kinds when `kind` is one of them,
   /// otherwise `kind` alone.
   public static func kinds(countingAs kind: EventKind) -> [EventKind] {
-    allCases.first { $0.kinds.contains { $0.key == kind.key } }?.kinds ?? [kind]
+    presetKinds.first { $0.contains { $0.key == kind.key } } ?? [kind]
   }
+
+  /// Each preset's kinds, made once: a plan asks for thousands of reminders' kinds, and making
+  /// a kind normalises its name.
+  private static let presetKinds: [[EventKind]] = allCases.map(\.kinds)
 
   /// The default time of day.
   public var time: TimeOfDay {

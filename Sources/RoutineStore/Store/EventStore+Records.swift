@@ -10,21 +10,34 @@ extension EventStore {
     for requests: [NotificationRequest], firingsSince: Int64, actsSince: Int64, now: Int64
   ) throws -> [String: ReminderRecord] {
     try read {
-      var records: [String: ReminderRecord] = [:]
-      var kindsOfKey: [String: Set<String>] = [:]
-      var keysOfKind: [String: Set<String>] = [:]
+      // Records by position, found by key once per row: updating them in place through a
+      // dictionary of strings cost more than reading the rows.
+      var records: [ReminderRecord] = []
+      var positions: [String: Int] = [:]
+      var kindsOfRecord: [Int: Set<String>] = [:]
+      var recordsOfKind: [String: Set<Int>] = [:]
       for request in requests {
         guard let key = request.adaptationKey else { continue }
-        records[key, default: ReminderRecord(requests: [], firings: [])].requests.append(request)
+        let position =
+          positions[key]
+          ?? {
+            records.append(ReminderRecord(requests: [], firings: []))
+            positions[key] = records.count - 1
+            return records.count - 1
+          }()
+        records[position].requests.append(request)
         if let kind = request.actKind {
           let counted = Set(ActivityPreset.kinds(countingAs: kind).map(\.key))
-          kindsOfKey[key, default: []].formUnion(counted)
-          keysOfKind[kind.key, default: []].insert(key)
+          kindsOfRecord[position, default: []].formUnion(counted)
+          recordsOfKind[kind.key, default: []].insert(position)
         }
       }
       guard !records.isEmpty else { return [:] }
       let deliveries = try deliveryCursor(from: firingsSince, to: now + 1)
-      var owners: [Occurrence: [String]] = [:]
+      // Each copy's kind normalised once per name, not once per row.
+      var kindKeys: [String: String] = [:]
+      var owners: [Occurrence: [Int]] = [:]
+      owners.reserveCapacity(records.count * 32)
       while let delivery = try deliveries.next() {
         guard delivery.attempt == 0 else { continue }
         let firing = RecordedFiring(
@@ -33,36 +46,46 @@ extension EventStore {
         if delivery.request.origin == .snooze {
           // A snoozed copy belongs to the reminder it copies: by its id, or (a learned one's)
           // by its kind.
-          var keys = Set<String>()
-          if let id = delivery.request.metadata?.reminderID { keys.insert(id) }
-          if let kind = delivery.request.actKind { keys.formUnion(keysOfKind[kind.key] ?? []) }
-          for key in keys where records[key] != nil {
-            records[key]?.copies.append(firing)
-            owners[delivery.occurrence, default: []].append(key)
+          var found = Set<Int>()
+          if let position = delivery.request.metadata?.reminderID.flatMap({ positions[$0] }) {
+            found.insert(position)
           }
-        } else if let key = delivery.request.adaptationKey, records[key] != nil {
-          records[key]?.firings.append(firing)
-          owners[delivery.occurrence, default: []].append(key)
+          if delivery.request.isTiedToKind, let name = delivery.request.metadata?.eventKind {
+            let key =
+              kindKeys[name]
+              ?? {
+                let key = EventKind(name)?.key ?? name
+                kindKeys[name] = key
+                return key
+              }()
+            found.formUnion(recordsOfKind[key] ?? [])
+          }
+          for position in found {
+            records[position].copies.append(firing)
+            owners[delivery.occurrence, default: []].append(position)
+          }
+        } else if let key = delivery.request.adaptationKey, let position = positions[key] {
+          records[position].firings.append(firing)
+          owners[delivery.occurrence, default: []].append(position)
         }
       }
       let given = try answerCursor(from: firingsSince, to: now + 1)
       while let answer = try given.next() {
-        guard let keys = owners[answer.occurrence] else { continue }
+        guard let found = owners[answer.occurrence] else { continue }
         let prior = PriorAnswer(
           action: answer.action, answeredAt: answer.answeredAt, isUndone: answer.undoneAt != nil)
-        for key in keys { records[key]?.answers[answer.occurrence, default: []].append(prior) }
-      }
-      let keys = Set(kindsOfKey.values.flatMap { $0 })
-      let times = keys.isEmpty ? [:] : try eventTimes(ofKeys: keys, from: actsSince, to: now)
-      for (key, var record) in records {
-        if let kinds = kindsOfKey[key] {
-          record.acts =
-            kinds.count == 1
-            ? times[kinds.first!] ?? [] : kinds.flatMap { times[$0] ?? [] }.sorted()
+        for position in found {
+          records[position].answers[answer.occurrence, default: []].append(prior)
         }
-        records[key] = record
       }
-      return records
+      let keys = Set(kindsOfRecord.values.flatMap { $0 })
+      let times = keys.isEmpty ? [:] : try eventTimes(ofKeys: keys, from: actsSince, to: now)
+      for (position, kinds) in kindsOfRecord {
+        records[position].acts =
+          kinds.count == 1
+          ? times[kinds.first!] ?? [] : kinds.flatMap { times[$0] ?? [] }.sorted()
+      }
+      return positions.mapValues { records[$0] }
     }
   }
 
@@ -72,17 +95,24 @@ extension EventStore {
     -> [String: [Timestamp]]
   {
     try read {
+      // The kinds' ids first: the range is then read as numbers, without a text per row.
+      var wanted: [Int64: String] = [:]
+      let kinds = try connection.prepare("SELECT id, key FROM kinds")
+      while try kinds.step() {
+        if let key = kinds.text(at: 1), keys.contains(key) { wanted[kinds.int(at: 0)] = key }
+      }
+      guard !wanted.isEmpty else { return [:] }
       let select = try connection.prepare(
         """
-        SELECT k.key, e.at, e.utc_offset FROM events e JOIN kinds k ON k.id = e.kind_id
-        WHERE e.at >= ? AND e.at <= ?
-        ORDER BY e.at
+        SELECT kind_id, at, utc_offset FROM events
+        WHERE at >= ? AND at <= ?
+        ORDER BY at
         """)
       try select.bind(from, at: 1)
       try select.bind(to, at: 2)
       var result: [String: [Timestamp]] = [:]
       while try select.step() {
-        guard let key = select.text(at: 0), keys.contains(key) else { continue }
+        guard let key = wanted[select.int(at: 0)] else { continue }
         result[key, default: []].append(.stored(at: select.int(at: 1), offset: select.int(at: 2)))
       }
       return result
