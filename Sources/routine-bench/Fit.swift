@@ -1,4 +1,5 @@
 // routine-bench --fit [--personas N] [--log FILE]... [--leave-one-out] [--days N]
+//                     [--long-look-back N] [--no-evidence-bound]
 //
 // Fits the weights of the confidence model (RoutineCore's ConfidenceModel) on a population:
 // the first N generated personas (as --calibration generates them: 180 days from 2025-01-06,
@@ -7,6 +8,8 @@
 // model needs), and every forecast the model scores gives one row: its features and whether it
 // came true. Prints the fitted weights as the Swift source of ConfidenceModel+Shipped.swift.
 // With --leave-one-out, each log is also fitted without it and backtested with those weights.
+// --long-look-back N (0: none) and --no-evidence-bound reproduce the variants docs/analytics.md
+// compares (AnalysisConfiguration's longLookBackDays and boundsByEvidence).
 // Exit status: 0, 64 for a bad option, 65 for a log that cannot be read or nothing to fit, 66
 // for a log that does not exist.
 import Foundation
@@ -22,6 +25,7 @@ func runFit(_ arguments: [String]) -> Int32 {
   var windowDays = 7
   var files: [String] = []
   var leaveOneOut = false
+  var experiment = AnalysisConfiguration()
   var index = 1
   while index < arguments.count {
     let name = arguments[index]
@@ -29,12 +33,16 @@ func runFit(_ arguments: [String]) -> Int32 {
       index += 1
       continue
     }
-    if name == "--leave-one-out" {
-      leaveOneOut = true
+    if name == "--leave-one-out" || name == "--no-evidence-bound" {
+      if name == "--leave-one-out" {
+        leaveOneOut = true
+      } else {
+        experiment.boundsByEvidence = false
+      }
       index += 1
       continue
     }
-    guard ["--personas", "--days", "--log"].contains(name) else {
+    guard ["--personas", "--days", "--log", "--long-look-back"].contains(name) else {
       return fail("unknown option '\(name)'")
     }
     guard index + 1 < arguments.count else { return fail("\(name): expected a value") }
@@ -47,13 +55,19 @@ func runFit(_ arguments: [String]) -> Int32 {
     // The model is for windows shorter than the track record: longer ones have no record, and
     // their held-out estimate stands (docs/analytics.md, "The confidence estimator").
     let range =
-      name == "--personas" ? 0...10_000 : 1...(AnalysisConfiguration().trackRecordDays - 1)
+      name == "--personas"
+      ? 0...10_000
+      : name == "--long-look-back" ? 0...3660 : 1...(AnalysisConfiguration().trackRecordDays - 1)
     guard let number = Int(value), range.contains(number) else {
       return fail(
         "\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound), found '\(value)'"
       )
     }
-    if name == "--personas" { personas = number } else { windowDays = number }
+    switch name {
+    case "--personas": personas = number
+    case "--long-look-back": experiment.longLookBackDays = number
+    default: windowDays = number
+    }
   }
 
   var logs: [(name: String, log: EventLog)] = []
@@ -79,7 +93,7 @@ func runFit(_ arguments: [String]) -> Int32 {
   }
   let population = PersonaPopulation(seed: 1)
   let start = RoutineCore.LocalDate(daysSince1970: 20_094)  // 2025-01-06
-  let backtest = Backtest()
+  let backtest = Backtest(analyzer: RoutineAnalyzer(configuration: experiment))
   // The rows of each unit (a persona or a log).
   let units = personas + logs.count
   var rows: [[Backtest.Prediction]] = []
@@ -143,7 +157,7 @@ func runFit(_ arguments: [String]) -> Int32 {
       print("| \(name) | \(rows[personas + index].count) | (nothing to fit without it) | | | |")
       continue
     }
-    var configuration = AnalysisConfiguration()
+    var configuration = experiment
     configuration.confidenceModel = without.model
     let result = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).run(
       logs[index].log, windowDays: windowDays)

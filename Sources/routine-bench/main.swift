@@ -5,6 +5,7 @@
 // with --export, the export targets and the import beside them (Export.swift); with --delivery,
 // only the delivery and reminder targets (Delivery.swift; --idle-seconds N for
 // the watch, 60 by default), with --unbounded, the measurements of issue 17 (Unbounded.swift),
+// with --cohort, `analyze --cohort` over 1,000 people and 10M events (Cohort.swift),
 // with --health, the Apple Health import (Health.swift), and, with --quality, the long backtest of the generated persona that used to be a unit test
 // (two minutes in a debug build; a second here): docs/analytics.md gives its quality bars.
 //
@@ -27,10 +28,15 @@ if arguments.contains("--help") || arguments.contains("-h") {
     usage: routine-bench [--runs N] [--work DIR]     the performance targets (docs/performance.md)
            routine-bench --export | --delivery [--idle-seconds N] | --unbounded | --health
            routine-bench --adaptation                   plan with 1,000 reminders' records
+           routine-bench --cohort [--people N] [--events N]
+                                                        analyze --cohort on every core (docs/cohort.md)
            routine-bench --quality                      the long backtest's quality bars
            routine-bench --calibration [--personas N]   calibration on generated people
            routine-bench --fit [--personas N] [--log FILE]... [--days N] [--leave-one-out]
+                         [--long-look-back N] [--no-evidence-bound]
                                                         refit the confidence model
+           routine-bench --changes [--people N] [--log FILE]...
+                                                        a moved routine, logging that stops
            routine-bench --simulate [--people N] [--days N] [--seed S]
                                                         people living with reminders that listen
     Run from a release build (swift build -c release); docs/analytics.md and
@@ -43,9 +49,20 @@ if arguments.contains("--hello") {
   print("hello, \(Date(timeIntervalSince1970: 0).timeIntervalSince1970)")
   exit(0)
 }
+if arguments.contains("--cohort-sequential") {
+  // The people of a cohort analysed one after another in this process (Cohort.swift).
+  exit(runCohortSequential(arguments))
+}
+if arguments.contains("--cohort-generate") {
+  exit(runCohortGeneration(arguments))
+}
 if arguments.contains("--fit") {
   // Fits the confidence model's weights (Fit.swift).
   exit(runFit(arguments))
+}
+if arguments.contains("--changes") {
+  // A moved routine and logging that stops (Changes.swift).
+  exit(runChanges(arguments))
 }
 if arguments.contains("--simulate") {
   // People living with routine for 90 days, adaptation off and on (Simulation.swift).
@@ -276,6 +293,10 @@ if arguments.contains("--delivery") {
 }
 if arguments.contains("--adaptation") {
   adaptationBenchmarks()
+  exit(0)
+}
+if arguments.contains("--cohort") {
+  cohortBenchmarks()
   exit(0)
 }
 

@@ -193,11 +193,22 @@ struct MessageTests {
       #expect(
         result.stderr
           == "warning: no events from 2026-05-13 to 2026-05-19; these routines are learned from "
-          + "the days with events before, the last on Sun 2026-04-26\n", "\(arguments)")
+          + "the days with events before, the last on Sun 2026-04-26\n"
+          + "warning: nothing logged since Sun 2026-04-26: learned reminders pause until you log "
+          + "again (confidences lowered by 23 silent days)\n", "\(arguments)")
     }
+    // Twenty-three silent days leave every confidence near nothing (a half-life of 3 days).
+    let silent = later.run("analyze", "--json").json
+    let confidences = (silent["routines"] as? [[String: Any]] ?? []).compactMap {
+      $0["confidence"] as? Double
+    }
+    #expect(!confidences.isEmpty && confidences.allSatisfy { $0 < 0.01 })
+    #expect((silent["silence"] as? [String: Any])?["pausesLearned"] as? Bool == true)
     // An event logged today is not in the window, which ends yesterday: the warning stays.
     #expect(later.run("log", "Coffee", "--at", "05:30").status == 0)
-    #expect(later.run("analyze").stderr.hasPrefix("warning: no events from 2026-05-13 to "))
+    let logged = later.run("analyze")
+    #expect(logged.stderr.hasPrefix("warning: no events from 2026-05-13 to "))
+    #expect(!logged.stderr.contains("nothing logged since"))
     // With events in the window, nothing to warn about.
     let now = Sandbox(now: "2026-04-27T06:00:00+02:00")
     #expect(now.run("import", sample).status == 0)

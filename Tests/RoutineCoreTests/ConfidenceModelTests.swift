@@ -155,13 +155,21 @@ import Testing
     // The fit's rows are the backtest's forecasts with every slot the significance test
     // refused shown (which of them an analysis shows depends on the weights being fitted).
     // Without the horizon's routines of some days, every forecast has evidence.
+    // With one look-back, each row is a forecast; with two, a slot's forecast is the surer of
+    // its two candidates, and the fit learns from both.
+    let bothLookBacks = Backtest().predictions(builder.log, windowDays: 7)
+    #expect(bothLookBacks.contains { $0.features.isLong })
+    #expect(bothLookBacks.contains { !$0.features.isLong })
+    // Without the horizon (and so without the long look-back, which reads within it), every
+    // forecast has evidence.
     var configuration = AnalysisConfiguration()
     configuration.weeklyDays = 0
     let rows = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).predictions(
       builder.log, windowDays: 7)
-    configuration.unclaimedMinimum = -1
-    let everything = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).run(
-      builder.log, windowDays: 7)
+    #expect(!rows.contains { $0.features.isLong })
+    let everything = Backtest(
+      analyzer: RoutineAnalyzer(configuration: configuration), threshold: -1
+    ).run(builder.log, windowDays: 7)
     #expect(rows.count == everything.predictions)
     let hits = everything.reliability.reduce(0) {
       $0 + Int((Double($1.count) * $1.hitRate).rounded())
@@ -170,7 +178,6 @@ import Testing
     #expect(hits > 0 && hits < rows.count)
     // Refused slots are among them; by default the backtest forecasts fewer.
     #expect(rows.contains { $0.features.unclaimed })
-    configuration.unclaimedMinimum = AnalysisConfiguration().unclaimedMinimum
     let shown = Backtest(analyzer: RoutineAnalyzer(configuration: configuration)).run(
       builder.log, windowDays: 7)
     #expect(shown.predictions < rows.count)
@@ -215,14 +222,14 @@ import Testing
       builder.log, window: window(now: "2026-05-04T11:00:00+02:00", days: 7))
     let wakeUp = try #require(analysis.routines.first { $0.kind.name == "Wake Up" })
     #expect(!wakeUp.isClaimed)
-    #expect(wakeUp.confidence > configuration.unclaimedMinimum)
+    #expect(wakeUp.confidence > configuration.threshold)
     #expect(!analysis.routines.contains { $0.kind.name == "Stretch" })
     // It was a forecast, below the bar: shown with a bar of 0.
-    configuration.unclaimedMinimum = 0
+    configuration.threshold = 0
     let all = RoutineAnalyzer(configuration: configuration).analyze(
       builder.log, window: window(now: "2026-05-04T11:00:00+02:00", days: 7))
     let stretch = try #require(all.routines.first { $0.kind.name == "Stretch" })
-    #expect(stretch.confidence < AnalysisConfiguration().unclaimedMinimum)
+    #expect(stretch.confidence < AnalysisConfiguration().threshold)
     // Refused slots are forecasts, not the usual: 10:30 is no outlier of them.
     #expect(analysis.outliers.isEmpty)
     // With the usual significance level both are claimed, and 10:30 is an outlier.

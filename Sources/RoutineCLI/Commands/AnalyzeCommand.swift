@@ -14,12 +14,21 @@ enum AnalyzeCommand: Command {
       horizon; one no longer than --days (0, say) learns none. Whether weekends differ is decided
       over that horizon too, and each kind of day learns its time from the window and, going back
       within the horizon, its last --event-days days with the event (20 by default); its
-      confidence still counts every logged day of that span. With --log, the files are analysed
-      directly and no store is opened (batch mode). docs/analytics.md explains the method.
+      confidence still counts every logged day of that span. A short window is paired with a
+      28-day look-back, and each slot keeps the surer of the two; a routine whose last days
+      agree on a new time is followed there at once. A confidence never claims more than the
+      counts its reason states, and days with nothing logged lower it (after three, learned
+      reminders pause: a warning says so). With --log, the files are analysed directly and no
+      store is opened (batch mode). docs/analytics.md explains the method.
+
+      --cohort analyses many people, each on their own and on every core: a directory with one
+      log per person, or one log with a person column. With --json it prints JSON Lines, one
+      object per person, sorted by person; a bad file or line fails that person only (exit 65
+      at the end). docs/cohort.md has the details.
       """,
     options: [
-      log.spec, days.spec, weekly.spec, eventDays.spec, format.spec, skipInvalid,
-      assumeZone.spec,
+      log.spec, CohortOptions.cohort.spec, CohortOptions.personColumn.spec, days.spec,
+      weekly.spec, eventDays.spec, format.spec, skipInvalid, assumeZone.spec,
     ],
     aliases: ["analyse"])
 
@@ -41,13 +50,14 @@ enum AnalyzeCommand: Command {
   )
   /// `--format csv|jsonl` of `--log` files (`backtest` too).
   static let format = CommonOptions.eventFormat.describing(
-    "The format of --log files (default: from the extension).")
+    "The format of --log and --cohort files (default: from the extension).")
   /// `--skip-invalid` (`backtest` too).
   static let skipInvalid = OptionSpec.flag(
-    "skip-invalid", "Skip invalid lines of --log files (each is reported).")
+    "skip-invalid", "Skip invalid lines of --log and --cohort files (each is reported).")
   /// `--assume-zone ZONE` (`backtest` too).
   static let assumeZone = CommonOptions.assumeZone.describing(
-    "Read timestamps without a UTC offset in --log files as local times in ZONE (or --tz).")
+    "Read timestamps without a UTC offset in --log and --cohort files as local times in ZONE (or --tz)."
+  )
 
   static func run(_ context: Context) throws -> ExitCode {
     let days = try context.arguments.value(Self.days) ?? 7
@@ -56,8 +66,14 @@ enum AnalyzeCommand: Command {
       eventDays: try context.arguments.value(eventDays) ?? AnalysisConfiguration().eventDays)
     let now = try context.requireNow()
     let files = try context.arguments.values(Self.log)
+    if let cohort = try CohortAnalysis.path(context, logs: files) {
+      return try CohortAnalysis.run(context, path: cohort, analyzer: analyzer, days: days)
+    }
     guard !files.isEmpty else {
-      return try context.reading { store, _, zone in
+      return try context.reading { store, settings, zone in
+        var analyzer = analyzer
+        // One threshold (settings --threshold) for planned and shown unclaimed routines alike.
+        analyzer.configuration.threshold = settings.threshold
         let window = AnalysisWindow(now: now, days: days, zone: zone)
         let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
         try report(log, window: window, analyzer: analyzer, context: context) {
@@ -101,6 +117,19 @@ enum AnalyzeCommand: Command {
     _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, context: Context,
     emptyNote: () throws -> String?
   ) throws {
+    try report(
+      log, window: window, analyzer: analyzer, to: context.output, isJSON: context.isJSON,
+      glance: Glance.forTerminal(context, log: log), warn: context.warn, emptyNote: emptyNote)
+  }
+
+  /// Analyses `log` and prints the result to `output`, warnings through `warn`. With `person`
+  /// (`--cohort`), the JSON is one line that names the person first, and the text a heading
+  /// that names them.
+  static func report(
+    _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, to output: Output,
+    isJSON: Bool, glance: Glance?, person: String? = nil, warn: (String) -> Void,
+    emptyNote: () throws -> String?
+  ) throws {
     let analysis = analyzer.analyze(log, window: window)
     let note = analysis.routines.isEmpty ? try emptyNote() : nil
     // Days with events reach back past an empty window: the heading names days that hold none
@@ -108,18 +137,27 @@ enum AnalyzeCommand: Command {
     if !analysis.routines.isEmpty,
       let last = log.latestDate(through: window.learningDays.upperBound), last < window.firstDay
     {
-      context.warn(
+      warn(
         "no events from \(window.firstDay) to \(window.learningDays.upperBound); these routines "
           + "are learned from the days with events before, the last on \(last.weekdayName) \(last)")
     }
+    // Days without any event lower every confidence; past a few, learned reminders pause.
+    if let message = analysis.silence.message {
+      warn("\(message) (confidences lowered by \(analysis.silence.silentDays) silent days)")
+    }
     let weeklyDays =
       analyzer.learnsWeekly(windowDays: window.days) ? analyzer.configuration.weeklyDays : 0
-    if context.isJSON {
-      context.output.line(json(analysis, weeklyDays: weeklyDays).serialized())
-      if let note { context.warn(note) }
+    if isJSON {
+      let object = json(analysis, weeklyDays: weeklyDays)
+      if let person {
+        output.line(CohortAnalysis.naming([("person", .string(person))], object).compact())
+      } else {
+        output.line(object.serialized())
+      }
+      if let note { warn(note) }
     } else {
-      let glance = Glance.forTerminal(context, log: log)
-      text(analysis, weeklyDays: weeklyDays, emptyNote: note, glance: glance, to: context.output)
+      if let person { output.line(CohortAnalysis.heading(person)) }
+      text(analysis, weeklyDays: weeklyDays, emptyNote: note, glance: glance, to: output)
     }
   }
 
@@ -196,6 +234,15 @@ enum AnalyzeCommand: Command {
               ("reasoning", .string(duration.reasoning)),
             ])
           })
+      ),
+      (
+        "silence",
+        .object([
+          ("lastLogged", .optional(analysis.silence.lastLogged?.description)),
+          ("silentDays", .integer(analysis.silence.silentDays)),
+          ("decay", .rounded(analysis.silence.decay, places: 3)),
+          ("pausesLearned", .bool(analysis.silence.pausesLearned)),
+        ])
       ),
     ])
   }

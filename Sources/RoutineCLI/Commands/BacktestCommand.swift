@@ -41,9 +41,15 @@ enum BacktestCommand: Command {
       clusters-split for weekdays and weekends apart; all prints one row per method beside the
       learner's. --curve adds the interpolated precision at recall 0.05, 0.10, ... and its mean
       over recall 0.1 to 0.5 (docs/analytics.md).
+
+      --cohort backtests many people, each on their own and on every core (as 'analyze
+      --cohort' reads them), then pools their figures: hits, reminders and (event, day) pairs
+      summed, so precision and recall are ratios of the sums; the pooled figures have no curve.
+      docs/cohort.md has the details.
       """,
     options: [
-      log.spec, days.spec, AnalyzeCommand.weekly.spec, AnalyzeCommand.eventDays.spec,
+      log.spec, CohortOptions.cohort.spec, CohortOptions.personColumn.spec, days.spec,
+      AnalyzeCommand.weekly.spec, AnalyzeCommand.eventDays.spec,
       threshold.spec, baseline.spec, curve,
       AnalyzeCommand.format.spec, AnalyzeCommand.skipInvalid, AnalyzeCommand.assumeZone.spec,
     ],
@@ -71,17 +77,23 @@ enum BacktestCommand: Command {
     "curve", "Add the precision at each level of recall and its mean over 0.1 to 0.5.")
 
   static func run(_ context: Context) throws -> ExitCode {
-    let days = try context.arguments.value(Self.days) ?? 7
-    let weekly =
-      try context.arguments.value(AnalyzeCommand.weekly) ?? AnalysisConfiguration().weeklyDays
-    let threshold = try context.arguments.value(Self.threshold) ?? 0.6
+    let walk = Walk(
+      days: try context.arguments.value(Self.days) ?? 7,
+      weekly: try context.arguments.value(AnalyzeCommand.weekly)
+        ?? AnalysisConfiguration().weeklyDays,
+      eventDays: try context.arguments.value(AnalyzeCommand.eventDays)
+        ?? AnalysisConfiguration().eventDays,
+      threshold: try context.arguments.value(Self.threshold) ?? 0.6,
+      choice: try context.arguments.value(Self.baseline),
+      showsCurve: context.arguments.flag(Self.curve))
     let files = try context.arguments.values(Self.log)
+    if let cohort = try CohortAnalysis.path(context, logs: files) {
+      return try CohortBacktest.run(context, path: cohort, walk: walk)
+    }
     var log = EventLog()
     if files.isEmpty {
       log =
-        try context.openExistingStore()?.eventLog(
-          days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000))
-        ?? EventLog()
+        try context.openExistingStore()?.eventLog(days: Walk.allDays) ?? EventLog()
     } else {
       let format = try context.arguments.value(AnalyzeCommand.format)
       let zone = try context.assumedZone()
@@ -91,77 +103,112 @@ enum BacktestCommand: Command {
           skipsInvalid: context.arguments.flag(AnalyzeCommand.skipInvalid),
           assumedZone: zone)
       }
-      let summary = try EventLogLoader(
-        days: LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000)
-      )
-      .load(readers, into: &log)
+      let summary = try EventLogLoader(days: Walk.allDays).load(readers, into: &log)
       for skipped in summary.skipped { context.warn("\(skipped) (skipped)") }
       for path in summary.emptyFiles { context.warn("\(displayName(path)) holds no events") }
       log.sort()
     }
-    let eventDays =
-      try context.arguments.value(AnalyzeCommand.eventDays) ?? AnalysisConfiguration().eventDays
-    let choice = try context.arguments.value(Self.baseline)
-    let showsCurve = context.arguments.flag(Self.curve)
-    let analyzer = RoutineAnalyzer(weeklyDays: weekly, eventDays: eventDays)
-    let runs = (choice?.methods ?? [nil]).map { method in
-      (
-        method: method,
-        result: Backtest(analyzer: analyzer, threshold: threshold, baseline: method).run(
-          log, windowDays: days)
-      )
+    let runs = walk.run(log, warn: context.warn)
+    report(runs, walk: walk, isJSON: context.isJSON, to: context.output)
+    return .ok
+  }
+
+  /// The walk forward the options ask for: its windows, threshold and methods.
+  struct Walk: Sendable {
+    /// Every day a log may hold.
+    static let allDays = LocalDate(daysSince1970: -1_000_000)...LocalDate(daysSince1970: 1_000_000)
+
+    var days: Int
+    var weekly: Int
+    var eventDays: Int
+    var threshold: Double
+    var choice: BaselineChoice?
+    var showsCurve: Bool
+
+    /// Walks `log` with each method; warns (through `warn`) when it is too short to walk.
+    func run(_ log: EventLog, warn: (String) -> Void) -> [(method: Baseline?, figures: Figures)] {
+      let analyzer = RoutineAnalyzer(weeklyDays: weekly, eventDays: eventDays)
+      let runs = (choice?.methods ?? [nil]).map { method in
+        (
+          method: method,
+          figures: Figures(
+            Backtest(analyzer: analyzer, threshold: threshold, baseline: method).run(
+              log, windowDays: days))
+        )
+      }
+      let result = runs[0].figures
+      if result.days == 0, result.daysSkipped == 0, let range = log.dateRange {
+        let span = range.upperBound.daysSince1970 - range.lowerBound.daysSince1970 + 1
+        warn(
+          "the log spans \(counted(span, "day")); a backtest learns from the first \(counted(days, "day")) "
+            + "and needs days after them: try a smaller --days")
+      }
+      return runs
     }
-    let result = runs[0].result
-    if result.days == 0, result.daysSkipped == 0, let range = log.dateRange {
-      let span = range.upperBound.daysSince1970 - range.lowerBound.daysSince1970 + 1
-      context.warn(
-        "the log spans \(counted(span, "day")); a backtest learns from the first \(counted(days, "day")) "
-          + "and needs days after them: try a smaller --days")
-    }
-    // Baselines learn no routines of some weekdays.
+
+    /// The horizon of routines of some weekdays `method` learns from, 0 for none (baselines
+    /// learn none).
     func weeklyDays(_ method: Baseline?) -> Int { method == nil && weekly > days ? weekly : 0 }
-    if context.isJSON {
+  }
+
+  /// Prints `runs` (one per method) as `backtest` does, as JSON or text. For `--cohort`, `naming`
+  /// holds the fields that come first (`"person"`), and the JSON is then one line; `heading` is
+  /// a line before the text (`Person 'p1':`).
+  static func report(
+    _ runs: [(method: Baseline?, figures: Figures)], walk: Walk, isJSON: Bool, to output: Output,
+    naming: [(String, JSON)]? = nil, heading: String? = nil
+  ) {
+    let choice = walk.choice
+    if isJSON {
       let objects = runs.map { run in
         json(
-          run.result, threshold: threshold, weeklyDays: weeklyDays(run.method),
-          method: choice == nil ? nil : run.method?.rawValue ?? "learner", curve: showsCurve)
+          run.figures, threshold: walk.threshold, weeklyDays: walk.weeklyDays(run.method),
+          method: choice == nil ? nil : run.method?.rawValue ?? "learner", curve: walk.showsCurve)
       }
-      context.output.line((choice == .all ? JSON.array(objects) : objects[0]).serialized())
-    } else if choice == .all {
-      table(runs, days: days, weekly: weekly, curve: showsCurve, context: context)
-    } else {
-      let method = runs[0].method.map { " of the \($0.rawValue) baseline" } ?? ""
-      context.output.line(
-        "Backtest\(method) with \(days)-day windows\(weeklyDays(runs[0].method) > 0 ? " (\(weekly) days for some weekdays)" : "") over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
-      )
-      context.output.line(
-        "  \(counted(result.reminders, "reminder")), \(counted(result.hits, "hit")): precision \(number(result.precision))"
-      )
-      context.output.line(
-        "  \(result.eventDaysHit) of \(result.eventDays) (event, day) pairs anticipated: recall \(number(result.recall))"
-      )
-      context.output.line(
-        "  Brier score of \(counted(result.predictions, "confidence")): \(number(result.brier)) (0 is perfect; always saying 50% scores 0.25)"
-      )
-      context.output.line(
-        "  Expected calibration error: \(number(result.calibrationError)) (0 is perfect: each confidence is the hit rate it predicts)"
-      )
-      if !result.reliability.isEmpty {
-        context.output.line("")
-        context.output.line("  confidence  predictions  mean confidence  hit rate")
-        for bin in result.reliability {
-          let range =
-            "\(decimal(bin.lowerBound, places: 1))-\(decimal(bin.lowerBound + 0.1, places: 1))"
-          context.output.line(
-            "  \(HelpFormatter.padded(range, to: 10))  "
-              + "\(rightAligned(String(bin.count), to: 11))  "
-              + "\(rightAligned(decimal(bin.meanConfidence, places: 3), to: 15))  "
-              + "\(rightAligned(decimal(bin.hitRate, places: 3), to: 8))")
-        }
+      let object = choice == .all ? JSON.array(objects) : objects[0]
+      if let naming {
+        output.line(CohortAnalysis.naming(naming, object).compact())
+      } else {
+        output.line(object.serialized())
       }
-      if showsCurve { curveTable(result.curve, context: context) }
+      return
     }
-    return .ok
+    if let heading { output.line(heading) }
+    if choice == .all {
+      table(runs, walk: walk, to: output)
+      return
+    }
+    let result = runs[0].figures
+    let method = runs[0].method.map { " of the \($0.rawValue) baseline" } ?? ""
+    output.line(
+      "Backtest\(method) with \(walk.days)-day windows\(walk.weeklyDays(runs[0].method) > 0 ? " (\(walk.weekly) days for some weekdays)" : "") over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
+    )
+    output.line(
+      "  \(counted(result.reminders, "reminder")), \(counted(result.hits, "hit")): precision \(number(result.precision))"
+    )
+    output.line(
+      "  \(result.eventDaysHit) of \(result.eventDays) (event, day) pairs anticipated: recall \(number(result.recall))"
+    )
+    output.line(
+      "  Brier score of \(counted(result.predictions, "confidence")): \(number(result.brier)) (0 is perfect; always saying 50% scores 0.25)"
+    )
+    output.line(
+      "  Expected calibration error: \(number(result.calibrationError)) (0 is perfect: each confidence is the hit rate it predicts)"
+    )
+    if !result.reliability.isEmpty {
+      output.line("")
+      output.line("  confidence  predictions  mean confidence  hit rate")
+      for bin in result.reliability {
+        let range =
+          "\(decimal(bin.lowerBound, places: 1))-\(decimal(bin.lowerBound + 0.1, places: 1))"
+        output.line(
+          "  \(HelpFormatter.padded(range, to: 10))  "
+            + "\(rightAligned(String(bin.count), to: 11))  "
+            + "\(rightAligned(decimal(bin.meanConfidence, places: 3), to: 15))  "
+            + "\(rightAligned(decimal(bin.hitRate, places: 3), to: 8))")
+      }
+    }
+    if walk.showsCurve, let curve = result.curve { curveTable(curve, to: output) }
   }
 
   /// A number with three decimals, or "n/a".
@@ -173,47 +220,47 @@ enum BacktestCommand: Command {
   /// `--baseline all`: one row per method, the learner's first; with `--curve`, each method's
   /// curve after the table.
   private static func table(
-    _ runs: [(method: Baseline?, result: BacktestResult)], days: Int, weekly: Int, curve: Bool,
-    context: Context
+    _ runs: [(method: Baseline?, figures: Figures)], walk: Walk, to output: Output
   ) {
-    let first = runs[0].result
-    context.output.line(
-      "Backtest with \(days)-day windows\(weekly > days ? " (\(weekly) days for some weekdays, learner only)" : "") over \(counted(first.days, "day")) (\(counted(first.daysSkipped, "day")) in logging gaps skipped):"
+    let first = runs[0].figures
+    let curve = walk.showsCurve && first.curve != nil
+    output.line(
+      "Backtest with \(walk.days)-day windows\(walk.weekly > walk.days ? " (\(walk.weekly) days for some weekdays, learner only)" : "") over \(counted(first.days, "day")) (\(counted(first.daysSkipped, "day")) in logging gaps skipped):"
     )
-    context.output.line("")
-    context.output.line(
+    output.line("")
+    output.line(
       "  method          reminders  precision  recall  Brier    ECE" + (curve ? "  mean P@R" : ""))
     for run in runs {
-      let result = run.result
+      let result = run.figures
       let cells = [
         rightAligned(String(result.reminders), to: 9),
         rightAligned(number(result.precision), to: 9),
         rightAligned(number(result.recall), to: 6), rightAligned(number(result.brier), to: 5),
         rightAligned(number(result.calibrationError), to: 5),
       ]
-      context.output.line(
+      output.line(
         "  \(HelpFormatter.padded(run.method?.rawValue ?? "learner", to: 14))  "
           + cells.joined(separator: "  ")
-          + (curve ? "  " + rightAligned(number(result.curve.meanPrecision), to: 8) : ""))
+          + (curve ? "  " + rightAligned(number(result.curve?.meanPrecision), to: 8) : ""))
     }
     guard curve else { return }
     for run in runs {
-      context.output.line("")
-      context.output.line("\(run.method?.rawValue ?? "learner"):")
-      curveTable(run.result.curve, context: context)
+      output.line("")
+      output.line("\(run.method?.rawValue ?? "learner"):")
+      if let curve = run.figures.curve { curveTable(curve, to: output) }
     }
   }
 
   /// The interpolated precision at each level of recall, and its mean over 0.1 to 0.5.
-  private static func curveTable(_ curve: PrecisionCurve, context: Context) {
-    context.output.line("")
-    context.output.line(
+  private static func curveTable(_ curve: PrecisionCurve, to output: Output) {
+    output.line("")
+    output.line(
       "  Precision at recall (the best of any threshold reaching it); mean over recall 0.1-0.5: "
         + number(curve.meanPrecision))
     guard !curve.points.isEmpty else { return }
-    context.output.line("  recall  precision  min confidence  reminders")
+    output.line("  recall  precision  min confidence  reminders")
     for point in curve.points {
-      context.output.line(
+      output.line(
         "  \(rightAligned(decimal(point.recall, places: 2), to: 6))  "
           + "\(rightAligned(decimal(point.precision, places: 3), to: 9))  "
           + "\(rightAligned(decimal(point.minConfidence, places: 3), to: 14))  "
@@ -236,9 +283,10 @@ enum BacktestCommand: Command {
   }
 
   /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
-  /// `method` names the method (with `--baseline`); `curve` adds the curve and its mean.
+  /// `method` names the method (with `--baseline`); `curve` adds the curve and its mean (when
+  /// the figures have one: pooled figures do not).
   static func json(
-    _ result: BacktestResult, threshold: Double, weeklyDays: Int, method: String? = nil,
+    _ result: Figures, threshold: Double, weeklyDays: Int, method: String? = nil,
     curve: Bool = false
   ) -> JSON {
     var fields: [(String, JSON)] = method.map { [("method", .string($0))] } ?? []
@@ -271,13 +319,13 @@ enum BacktestCommand: Command {
           })
       ),
     ]
-    if curve {
+    if curve, let precisionCurve = result.curve {
       fields += [
-        ("meanPrecision", .rounded(result.curve.meanPrecision, places: 4)),
+        ("meanPrecision", .rounded(precisionCurve.meanPrecision, places: 4)),
         (
           "curve",
           .array(
-            result.curve.points.map { point in
+            precisionCurve.points.map { point in
               .object([
                 ("recall", .rounded(point.recall, places: 2)),
                 ("precision", .rounded(point.precision, places: 4)),
@@ -291,5 +339,78 @@ enum BacktestCommand: Command {
       ]
     }
     return .object(fields)
+  }
+}
+
+extension BacktestCommand {
+  /// The figures `backtest` prints: one walk's, or the pooled figures of a cohort's walks
+  /// (``CohortBacktest``), which have no precision curve.
+  struct Figures: Sendable {
+    /// One tenth of the reliability table.
+    struct Bin: Sendable {
+      var lowerBound: Double
+      var count: Int
+      var meanConfidence: Double
+      var hitRate: Double
+    }
+
+    var windowDays: Int
+    var days: Int
+    var daysSkipped: Int
+    var reminders: Int
+    var hits: Int
+    var predictions: Int
+    var eventDays: Int
+    var eventDaysHit: Int
+    var precision: Double?
+    var recall: Double?
+    var brier: Double?
+    var calibrationError: Double?
+    var reliability: [Bin]
+    var curve: PrecisionCurve?
+
+    /// The figures of one walk, as the core computed them.
+    init(_ result: BacktestResult) {
+      windowDays = result.windowDays
+      days = result.days
+      daysSkipped = result.daysSkipped
+      reminders = result.reminders
+      hits = result.hits
+      predictions = result.predictions
+      eventDays = result.eventDays
+      eventDaysHit = result.eventDaysHit
+      precision = result.precision
+      recall = result.recall
+      brier = result.brier
+      calibrationError = result.calibrationError
+      reliability = result.reliability.map {
+        Bin(
+          lowerBound: $0.lowerBound, count: $0.count, meanConfidence: $0.meanConfidence,
+          hitRate: $0.hitRate)
+      }
+      curve = result.curve
+    }
+
+    /// Figures with every count given, for pooled ones.
+    init(
+      windowDays: Int, days: Int, daysSkipped: Int, reminders: Int, hits: Int, predictions: Int,
+      eventDays: Int, eventDaysHit: Int, precision: Double?, recall: Double?, brier: Double?,
+      calibrationError: Double?, reliability: [Bin]
+    ) {
+      self.windowDays = windowDays
+      self.days = days
+      self.daysSkipped = daysSkipped
+      self.reminders = reminders
+      self.hits = hits
+      self.predictions = predictions
+      self.eventDays = eventDays
+      self.eventDaysHit = eventDaysHit
+      self.precision = precision
+      self.recall = recall
+      self.brier = brier
+      self.calibrationError = calibrationError
+      self.reliability = reliability
+      curve = nil
+    }
   }
 }

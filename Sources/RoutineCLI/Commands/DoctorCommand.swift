@@ -128,6 +128,10 @@ enum DoctorCommand: Command {
                 text: "routine cannot write \(shown): answers and deliveries cannot be recorded"))
           }
           checks.append(deliveryCheck(store, now: now, requests: requests.count, context: context))
+          // Not a fault of the setup, but the reason learned reminders stopped.
+          if let paused = try LearnedPause.message(store) {
+            checks.append(Check(area: "learning", level: .warning, text: paused))
+          }
         } else {
           checks.append(
             Check(

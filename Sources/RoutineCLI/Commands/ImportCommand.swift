@@ -247,7 +247,9 @@ enum ImportCommand: Command {
         EventSelection(from: now - LookBack.longestSeconds, to: now + 61))
       let effects = try store.afterLogging(
         recent.map(\.event), now: now, in: zone, clock: clock)
-      return Responder.notes(effects, zone: zone, clock: clock)
+      let resumed = try LearnedPause.resume(
+        store, settings: settings, zone: zone, now: now, context: context)
+      return Responder.notes(effects, zone: zone, clock: clock) + (resumed.map { [$0] } ?? [])
     }
   }
 }

@@ -62,6 +62,11 @@ enum LogCommand: Command {
         added
         ? try store.afterLogging([event], now: nowSeconds, in: zone, clock: clock)
         : LoggingEffects()
+      // Learned reminders paused while nothing was logged come back with this event.
+      let resumed =
+        added
+        ? try LearnedPause.resume(
+          store, settings: settings, zone: zone, now: nowSeconds, context: context) : nil
       if event.timestamp.date > now { context.warn("\(event.timestamp.iso8601) is in the future") }
       // Shown as the store spells the kind ("Workout" for a typed "workout"): that is the name
       // every other command shows.
@@ -83,6 +88,7 @@ enum LogCommand: Command {
         for note in Responder.notes(effects, zone: zone, clock: clock) {
           context.output.line(TerminalText.escaped(note))
         }
+        if let resumed { context.output.line(resumed) }
       }
       // Committed only once the result is out (docs/cli.md, exit 74).
       try context.output.deliver()

@@ -33,6 +33,9 @@ enum PlanCommand: Command {
     var nextSkipped: [String: String] = [:]
     /// The reminders whose adaptations changed at this plan.
     var adapted: [AdaptationRecord] = []
+    /// Why no learned reminder was planned, when nothing was logged for days
+    /// (``LoggingSilence``).
+    var silence: LoggingSilence? = nil
   }
 
   static func run(_ context: Context) throws -> ExitCode {
@@ -88,6 +91,17 @@ enum PlanCommand: Command {
           ("removed", .array(change.removed.map { .string($0.id) })),
           ("kept", .array(change.kept.map { .string($0.id) })),
           ("leftOut", .array(change.leftOut.map { .string($0.id) })),
+          (
+            "paused",
+            outcome.silence.flatMap { silence in
+              silence.message.map { message in
+                JSON.object([
+                  ("lastLogged", .optional(silence.lastLogged?.description)),
+                  ("silentDays", .integer(silence.silentDays)), ("message", .string(message)),
+                ])
+              }
+            } ?? .null
+          ),
           (
             "adapted",
             .array(
@@ -157,7 +171,9 @@ enum PlanCommand: Command {
         "Left out (\(PlannerSettings.pendingLimit) requests pending at most; these fire latest): "
           + change.leftOut.map(\.id).joined(separator: ", "))
     }
-    if let note = outcome.emptyNote {
+    if let message = outcome.silence?.message {
+      output.line("Paused: \(message).")
+    } else if let note = outcome.emptyNote {
       output.line("No routine: \(note).")
     } else if wanted.isEmpty {
       output.line("No routine is confident enough yet; 'routine analyze' shows what was found.")
@@ -172,7 +188,8 @@ enum PlanCommand: Command {
   ) throws -> Outcome {
     let window = AnalysisWindow(
       now: now, days: settings.windowDays, zone: zone)
-    let analyzer = RoutineAnalyzer(weeklyDays: settings.weeklyDays)
+    var analyzer = RoutineAnalyzer(weeklyDays: settings.weeklyDays)
+    analyzer.configuration.threshold = settings.threshold
     let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
     let analysis = analyzer.analyze(log, window: window)
     var wanted = Planner(
@@ -189,6 +206,10 @@ enum PlanCommand: Command {
       try store?.reconcile(wanted: wanted, now: window.now, timeZone: zone, dryRun: dryRun)
       ?? Reconciler.change(pending: [], wanted: wanted, now: window.now, timeZone: zone)
     if let store, !dryRun {
+      // The next logged event plans again while the learned reminders pause (LearnedPause).
+      try store.setState(
+        LearnedPause.stateKey,
+        analysis.silence.pausesLearned ? analysis.silence.lastLogged?.description ?? "" : "")
       // The routines reminders are made of, for the outlier check after each logged event.
       let tolerance = RoutineAnalyzer().configuration.toleranceSeconds
       try store.saveLearnedRoutines(
@@ -227,7 +248,8 @@ enum PlanCommand: Command {
     }
     return Outcome(
       settings: settings, zone: zone, now: window.now, wanted: wanted, change: change,
-      emptyNote: note, nextSkipped: nextSkipped, adapted: adapted)
+      emptyNote: note, nextSkipped: nextSkipped, adapted: adapted,
+      silence: analysis.silence.pausesLearned ? analysis.silence : nil)
   }
 
   /// Reminders that listen (docs/reminders.md): each reminder's record of the last weeks read

@@ -27,7 +27,9 @@ enum StatusCommand: Command {
       reminder), "tooltip" (today's remaining reminders), "class" (due-soon within 15 minutes,
       idle, or off when nothing is left to fire) and "alt" (the same); polybar and tmux print
       the line with their markup characters escaped (docs/status-bars.md). With --json:
-      {"next": {"id", "at", "title"} or null, "today", "leftToday", "skippedToday"}.
+      {"next": {"id", "at", "title"} or null, "today", "leftToday", "skippedToday",
+      "learnedPausedSince"} (the last date with an event while learned reminders pause, or
+      null; the line then ends '· paused: nothing logged since Thu').
       """,
     options: [format.spec],
     globals: ["store", "now", "tz", "json"])
@@ -42,13 +44,13 @@ enum StatusCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
     let format = try self.format(context)
-    let (summary, zone, clock) = try context.reading { store, settings, zone in
+    let (summary, zone, clock, pausedSince) = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let requests = try store?.pendingRequests(clock: clock) ?? []
       let skips = try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
       return (
         StatusSummary(requests: requests, now: now, zone: zone) { skips.reason($0, at: $1) },
-        zone, clock
+        zone, clock, try LearnedPause.pausedSince(store)
       )
     }
     if context.isJSON {
@@ -65,6 +67,7 @@ enum StatusCommand: Command {
           ("next", next), ("today", .integer(summary.today)),
           ("leftToday", .integer(summary.leftToday)),
           ("skippedToday", .integer(summary.skippedToday)),
+          ("learnedPausedSince", .optional(pausedSince?.description)),
         ]).serialized())
       return .ok
     }
@@ -75,9 +78,11 @@ enum StatusCommand: Command {
       let day = stamp.localDate == today ? "" : "\(stamp.localDate.weekdayName) "
       return "\(day)\(clock.format(stamp.timeOfDay)) \(item.request.title)"
     }
+    // A bar should show why the learned reminders are gone: nothing logged for days.
+    let paused = pausedSince.map { " · paused: nothing logged since \($0.weekdayName)" } ?? ""
     let line =
-      summary.next.map { "\(label($0)) · \(summary.leftToday) of \(summary.today) left today" }
-      ?? "no reminders"
+      (summary.next.map { "\(label($0)) · \(summary.leftToday) of \(summary.today) left today" }
+        ?? "no reminders") + paused
     switch format {
     case .text:
       context.output.line(TerminalText.escaped(oneLine(line)))
@@ -89,16 +94,17 @@ enum StatusCommand: Command {
       context.output.line(oneLine(line).replacingOccurrences(of: "#", with: "##"))
     case .waybar:
       context.output.line(
-        waybar(summary, now: now, label: label).compact())
+        waybar(summary, now: now, pausedSince: pausedSince, label: label).compact())
     }
     return .ok
   }
 
   /// The object waybar's custom module reads. Its text and tooltip are Pango markup, so `&`,
   /// `<` and `>` in a title are escaped.
-  static func waybar(_ summary: StatusSummary, now: Int64, label: (Agenda.Item) -> String)
-    -> JSON
-  {
+  static func waybar(
+    _ summary: StatusSummary, now: Int64, pausedSince: LocalDate? = nil,
+    label: (Agenda.Item) -> String
+  ) -> JSON {
     let state: String
     if let next = summary.next {
       state = next.at - now <= dueSoonSeconds ? "due-soon" : "idle"
@@ -117,6 +123,10 @@ enum StatusCommand: Command {
     }
     if summary.remaining.isEmpty, let next = summary.next {
       tooltip.append("Next: \(label(next))")
+    }
+    if let pausedSince {
+      tooltip.append(
+        "Learned reminders paused: nothing logged since \(pausedSince.weekdayName) \(pausedSince).")
     }
     return .object([
       ("text", .string(markup(summary.next.map(label) ?? "no reminders"))),

@@ -37,6 +37,10 @@ enum WhyCommand: Command {
       let recent = try store.latestDeliveries(of: id, limit: 5)
       let reminder = try store.reminder(id: id)
       guard !requests.isEmpty || !recent.isEmpty || reminder != nil else {
+        if id.hasPrefix(Planner.learnedPrefix), let paused = try LearnedPause.message(store) {
+          throw CommandError(
+            .dataError, "there is no request '\(id)' now: learned reminders are paused: \(paused)")
+        }
         throw HistoryCommand.unknown(
           id, known: pending.map(\.id) + (try store.reminders().map(\.id)))
       }
@@ -62,6 +66,12 @@ enum WhyCommand: Command {
       } else {
         members.append(("reminder", .null))
       }
+      // A learned request gone while logging stopped: say why it makes no request now.
+      let paused =
+        reminder == nil && requests.allSatisfy({ $0.origin == .learned })
+        ? try LearnedPause.message(store) : nil
+      if let paused { lines.append("Learned reminders are paused: \(paused).") }
+      members.append(("learnedPaused", .optional(paused)))
       let skips = try Skips(store: store, requests: pending, now: now, zone: zone, clock: clock)
       // What adaptation decided, once per reminder (a learned one's requests share it).
       let records = settings.adapts ? try store.adaptations() : [:]

@@ -100,10 +100,16 @@ struct Responder {
         }
       }
       let effects = try store.afterLogging(logged, now: now, in: zone, clock: clock)
+      let resumed =
+        logged.isEmpty
+        ? nil
+        : try LearnedPause.resume(
+          store, settings: settings, zone: zone, now: now, context: context)
       _ = try store.recordAnswer(
         firing, action: action, at: now, eventID: eventID, message: message)
       var result = Result(message: message, changed: true)
-      result.notes = Responder.notes(effects, zone: zone, clock: clock)
+      result.notes =
+        Responder.notes(effects, zone: zone, clock: clock) + (resumed.map { [$0] } ?? [])
       try deliverOutput(result)
       return result
     }

@@ -5,7 +5,8 @@
 /// The last two days the routine was on must both have been done at the new time (within 30
 /// minutes of each other, at least 45 minutes from the usual time): one odd day is no move, and
 /// waiting for a third would leave a weekday routine that moved on a Thursday at its old time
-/// until the Tuesday after.
+/// until the Tuesday after. The learner asks a routine of fewer than five days a week (a
+/// weekend's) for three.
 public enum ChangePoint {
   /// How many of the last days it was on are looked at: 4.
   public static let days = 4
@@ -30,10 +31,14 @@ public enum ChangePoint {
   /// (`recent`, oldest first, `nil` for a day it was not done) were done within
   /// ``spreadSeconds`` of one time at least ``minimumShiftSeconds`` from `usual`; the other
   /// days of the last ``days`` that agree are counted with them.
-  public static func move(recent: [TimeOfDay?], usual: TimeOfDay) -> Move? {
+  /// A routine of few days a week asks for more (`agreeing`): a weekend routine's two days are
+  /// one weekend, which one late morning can fill (docs/analytics.md, "A moved routine").
+  public static func move(
+    recent: [TimeOfDay?], usual: TimeOfDay, agreeing needed: Int = agreeing
+  ) -> Move? {
     let last = Array(recent.suffix(days))
-    let latest = last.suffix(agreeing).compactMap { $0 }
-    guard latest.count == agreeing,
+    let latest = last.suffix(needed).compactMap { $0 }
+    guard latest.count == needed,
       latest.allSatisfy({ $0.distance(to: usual) >= minimumShiftSeconds }),
       let center = TimeOfDay.circularMean(latest),
       latest.allSatisfy({ $0.distance(to: center) <= spreadSeconds })

@@ -63,12 +63,26 @@ public struct AnalysisConfiguration: Sendable, Hashable {
   /// confidence still counts every observed day of the kind in the span those days cover. 0
   /// learns from the window's days only.
   public var eventDays: Int = 20
+  /// The long look-back, in days: a window shorter than the track record also learns routines
+  /// from this many days before, and each slot keeps the better forecast of the two
+  /// (docs/analytics.md, "Several look-backs"). A week shows what changed lately, four weeks
+  /// what holds. No longer than the window (0, say) learns none.
+  public var longLookBackDays: Int = 28
   /// Event kinds whose time between them is a usual duration (the commute).
   public var pairs: [EventPair] = EventPair.builtIn
-  /// A slot the significance test refuses (its hits no more than events at random times would
-  /// give) is shown, and planned, only when the confidence model gives it more than this: the
-  /// planner's threshold.
-  public var unclaimedMinimum: Double = 0.6
+  /// The planner's threshold (`settings --threshold`, `backtest --threshold`): a routine with
+  /// a confidence above it becomes a reminder, and a slot the significance test refuses (its
+  /// hits no more than events at random times would give) is shown at all only above it.
+  public var threshold: Double = 0.6
+  /// Whether a confidence is kept within what its own counts support (``EvidenceBound``).
+  /// Off only to measure what the bound changes.
+  public var boundsByEvidence = true
+  /// Whether a routine whose last days agree on a new time is followed there at once
+  /// (``ChangePoint``; docs/analytics.md, "A moved routine"). Off only to measure it.
+  public var followsMoves = true
+  /// Whether days without any event lower every confidence (``LoggingSilence``). Off only to
+  /// measure it.
+  public var decaysWhenSilent = true
   /// The model that turns a routine's evidence into its confidence (see ``ConfidenceModel``).
   public var confidenceModel: ConfidenceModel = .shipped
 

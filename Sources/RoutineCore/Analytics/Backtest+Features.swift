@@ -18,7 +18,11 @@ extension Backtest {
     guard firstDay <= range.upperBound else { return [] }
     let logged = ObservedDays(log, range: range)
     let tolerance = Int64(analyzer.configuration.toleranceSeconds)
-    var used = log.times.map { [Bool](repeating: false, count: $0.count) }
+    // Each look-back's forecasts are matched apart: two forecasts of one slot, from the week
+    // and from four weeks, are two answers to one question, not two reminders competing for
+    // one event.
+    var used = [false, true].map { _ in log.times.map { [Bool](repeating: false, count: $0.count) }
+    }
     let forecasts = DailyForecasts(analyzer: analyzer, log: log, windowDays: windowDays)
     var result: [Prediction] = []
     var day = firstDay
@@ -28,13 +32,15 @@ extension Backtest {
       let learned = forecasts.routines(for: day, shown: false)
       var byKind: [Int: [Routine]] = [:]
       for routine in learned where routine.dayKind.contains(day) {
-        byKind[log.index(ofKey: routine.kind.key)!, default: []].append(routine)
+        let isLong = routine.evidence?.features.isLong == true
+        byKind[log.index(ofKey: routine.kind.key)! * 2 + (isLong ? 1 : 0), default: []].append(
+          routine)
       }
-      for kind in byKind.keys.sorted() {
-        let routines = byKind[kind]!
+      for key in byKind.keys.sorted() {
+        let routines = byKind[key]!
         let hit = match(
-          routines.map { $0.suggestedLocalSeconds(on: day) }, in: log.times[kind],
-          tolerance: tolerance, used: &used[kind]
+          routines.map { $0.suggestedLocalSeconds(on: day) }, in: log.times[key / 2],
+          tolerance: tolerance, used: &used[key % 2][key / 2]
         ).map { $0 != nil }
         for (routine, isHit) in zip(routines, hit) {
           guard let evidence = routine.evidence else { continue }

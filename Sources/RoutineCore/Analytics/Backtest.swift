@@ -92,6 +92,8 @@ public struct Backtest: Sendable {
     baseline: Baseline? = nil
   ) {
     self.analyzer = analyzer
+    // One threshold: the reminders', and the one refused slots must pass to be shown.
+    self.analyzer.configuration.threshold = threshold
     self.threshold = threshold
     self.baseline = baseline
   }
@@ -236,7 +238,8 @@ final class DailyForecasts {
   private let windowDays: Int
   /// The log's first day: days up to it have nothing to learn from.
   private let firstDay: LocalDate?
-  private var rawByDay: [LocalDate: [Routine]] = [:]
+  /// Each look-back's routines by the day they were learned for.
+  private var rawByDay: [Int: [LocalDate: [Routine]]] = [:]
 
   init(analyzer: RoutineAnalyzer, log: EventLog, windowDays: Int) {
     self.analyzer = analyzer
@@ -246,28 +249,36 @@ final class DailyForecasts {
   }
 
   /// What the analyzer forecasts for `day`; days must come in ascending order. With `shown`,
-  /// only what an analysis shows (``RoutineAnalyzer/shown(_:windowDays:)``); without, every
-  /// forecast the model scores, as the fit needs them.
+  /// only what an analysis shows (``RoutineAnalyzer/shown(_:windowDays:)``), one per slot;
+  /// without, every forecast the model scores, both look-backs' (the fit's rows).
   func routines(for day: LocalDate, shown: Bool = true) -> [Routine] {
     let first = firstDay ?? day
     // The track record reads only routines from the window, as in an analysis.
-    let daily = analyzer.calibrated(raw(day), for: day, in: log, windowDays: windowDays) {
-      $0 > first ? self.raw($0) : nil
+    let daily = analyzer.forecasts(
+      for: day, in: log, windowDays: windowDays, candidates: !shown
+    ) { lookBack, date in
+      date == day || date > first ? self.raw(date, lookBack: lookBack) : nil
     }
-    let learned = analyzer.merged(
+    var learned = analyzer.merged(
       daily: shown ? analyzer.shown(daily, windowDays: windowDays) : daily,
       weekly: analyzer.weeklyRoutines(in: log, before: day, windowDays: windowDays))
-    rawByDay = rawByDay.filter {
-      $0.key.daysSince1970 > day.daysSince1970 - analyzer.configuration.trackRecordDays
+    // As an analysis on that day: days before it with nothing logged lower every confidence.
+    if shown {
+      learned = analyzer.decayed(
+        learned,
+        by: LoggingSilence(
+          lastLogged: log.latestDate(through: day.adding(days: -1)), today: day))
     }
+    let oldest = day.daysSince1970 - analyzer.configuration.trackRecordDays
+    rawByDay = rawByDay.mapValues { $0.filter { $0.key.daysSince1970 > oldest } }
     return learned
   }
 
-  private func raw(_ date: LocalDate) -> [Routine] {
-    if let known = rawByDay[date] { return known }
+  private func raw(_ date: LocalDate, lookBack: Int) -> [Routine] {
+    if let known = rawByDay[lookBack]?[date] { return known }
     let learned = analyzer.rawRoutines(
-      in: log, days: date.adding(days: -windowDays)...date.adding(days: -1))
-    rawByDay[date] = learned
+      in: log, days: date.adding(days: -lookBack)...date.adding(days: -1))
+    rawByDay[lookBack, default: [:]][date] = learned
     return learned
   }
 }

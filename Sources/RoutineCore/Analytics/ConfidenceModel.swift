@@ -27,6 +27,12 @@ public struct ConfidenceFeatures: Sendable, Hashable {
   /// random times would give (a kind logged many times a day). Such a routine is still a
   /// forecast, and the model says what it is worth.
   public var unclaimed = false
+  /// Whether it was learned from the long look-back (``AnalysisConfiguration/longLookBackDays``)
+  /// rather than the window: a slot four weeks show may be one the last week does not.
+  public var isLong = false
+  /// Whether the other look-back has a routine in the same slot: two look-backs that agree
+  /// are more than either.
+  public var agrees = false
 
   /// Features from their counts.
   public init(
@@ -42,7 +48,9 @@ public struct ConfidenceFeatures: Sendable, Hashable {
   }
 
   /// The names of ``vector``'s entries, in order (the fit prints them beside the weights).
-  public static let names = ["no record", "held out", "pooled record", "blended", "unclaimed"]
+  public static let names = [
+    "no record", "held out", "pooled record", "blended", "unclaimed", "long look-back", "agrees",
+  ]
 
   /// The numbers the model weighs, in the order of ``names``: rates on the log-odds scale,
   /// where a logistic model adds evidence. A missing record reads as even odds with the
@@ -64,6 +72,8 @@ public struct ConfidenceFeatures: Sendable, Hashable {
       pooledDays > 0 ? logOdds(Double(pooledHits), Double(pooledDays - pooledHits)) : 0,
       logOdds(blended),
       unclaimed ? 1 : 0,
+      isLong ? 1 : 0,
+      agrees ? 1 : 0,
     ]
   }
 }

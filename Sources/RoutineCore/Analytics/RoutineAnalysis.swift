@@ -31,6 +31,9 @@ public struct Routine: Sendable, Hashable {
   /// What the confidence was estimated from, for learned routines (the track record estimates
   /// it again).
   var evidence: RoutineEvidence? = nil
+  /// The day a routine that moved was first done at its new time (``ChangePoint``): it is
+  /// learned from then on, and events before are none of its outliers.
+  var movedOn: LocalDate? = nil
 
   /// Whether the significance test claimed it (routines made by hand, and routines of some
   /// days of the week, count as claimed).
@@ -93,4 +96,19 @@ public struct RoutineAnalysis: Sendable {
   public var outliers: [Outlier]
   /// Usual durations between paired kinds.
   public var durations: [UsualDuration]
+  /// How long nothing was logged before the window's today: every confidence above has
+  /// decayed by it, and past ``LoggingSilence/pauseDays`` the planner plans none.
+  public var silence: LoggingSilence
+
+  /// An analysis.
+  public init(
+    window: AnalysisWindow, routines: [Routine], outliers: [Outlier], durations: [UsualDuration],
+    silence: LoggingSilence? = nil
+  ) {
+    self.window = window
+    self.routines = routines
+    self.outliers = outliers
+    self.durations = durations
+    self.silence = silence ?? LoggingSilence(lastLogged: nil, today: window.today)
+  }
 }

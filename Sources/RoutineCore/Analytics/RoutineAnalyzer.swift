@@ -54,14 +54,22 @@ public struct RoutineAnalyzer: Sendable {
   public func analyze(_ log: EventLog, window: AnalysisWindow) -> RoutineAnalysis {
     let learning = window.learningDays
     let days = learningDays(in: log, window: learning)
+    let longLookBack = self.longLookBack(windowDays: window.days)
+    let longDays = longLookBack.map {
+      learningDays(
+        in: log, window: window.today.adding(days: -$0)...window.today.adding(days: -1))
+    }
     let horizon = horizonDays(in: log, before: window.today, windowDays: window.days)
-    let earliest = min(days.range.lowerBound, horizon?.range.lowerBound ?? learning.lowerBound)
+    let earliest = min(
+      days.range.lowerBound, longDays?.range.lowerBound ?? learning.lowerBound,
+      horizon?.range.lowerBound ?? learning.lowerBound)
     // Kinds are independent: learn them on all cores, collect them in kind order.
     let learner = RoutineLearner(configuration: configuration)
     let perKind = parallelMap(log.kinds.count) { index in
       let kind = log.kinds[index]
       let times = KindTimes(log.times[index], near: earliest...window.today, notAfter: window.now)
       let daily = learner.routines(of: kind, times: times, days: days)
+      let long = longDays.map { learner.routines(of: kind, times: times, days: $0) } ?? []
       let weekly = horizon.map { learner.weeklyRoutines(of: kind, times: times, days: $0) }
       // Outliers are told from claimed routines only: a slot kept by chance says nothing
       // about what is unusual.
@@ -69,61 +77,169 @@ public struct RoutineAnalyzer: Sendable {
         of: kind, times: times,
         routines: self.merged(daily: daily.filter(\.isClaimed), weekly: weekly ?? []),
         days: learning.lowerBound...window.today)
-      return (daily, weekly ?? [], odd)
+      return (daily: daily, long: long, weekly: weekly ?? [], outliers: odd)
     }
-    // The track record: the routines learned for each earlier day, of the kinds with a routine
-    // today.
-    let learned = perKind.flatMap { $0.0 }
-    let kinds = Self.kindIndexes(of: learned, in: log)
+    // The track record: the routines each look-back learned for each earlier day, of the kinds
+    // with a routine today.
+    let today = (short: perKind.flatMap(\.daily), long: perKind.flatMap(\.long))
+    let kinds = Self.kindIndexes(of: today.short + today.long, in: log)
     let windowDays = window.days
     let recordDays =
       kinds.isEmpty || !usesTrackRecord(windowDays: windowDays) ? 0 : configuration.trackRecordDays
-    let history = parallelMap(recordDays) { age in
-      let date = window.today.adding(days: -age - 1)
+    let lookBacks = [windowDays] + (longLookBack.map { [$0] } ?? [])
+    let history = parallelMap(recordDays * lookBacks.count) { index in
+      let lookBack = lookBacks[index / max(recordDays, 1)]
+      let date = window.today.adding(days: -(index % recordDays) - 1)
       return rawRoutines(
-        in: log, days: date.adding(days: -windowDays)...date.adding(days: -1), kinds: kinds,
+        in: log, days: date.adding(days: -lookBack)...date.adding(days: -1), kinds: kinds,
         confidences: false)
     }
-    let daily = calibrated(learned, for: window.today, in: log, windowDays: windowDays) {
-      date in
-      history[window.today.daysSince1970 - date.daysSince1970 - 1]
+    let daily = forecasts(for: window.today, in: log, windowDays: windowDays) {
+      lookBack, date in
+      let position = lookBacks.firstIndex(of: lookBack) ?? 0
+      guard date < window.today else { return position == 0 ? today.short : today.long }
+      return history[position * recordDays + window.today.daysSince1970 - date.daysSince1970 - 1]
     }
-    var routines = merged(
-      daily: shown(daily, windowDays: windowDays), weekly: perKind.flatMap { $0.1 })
-    var outliers = perKind.flatMap { $0.2 }
+    let silence = LoggingSilence(
+      lastLogged: log.latestDate(through: window.today), today: window.today)
+    var routines = decayed(
+      merged(daily: shown(daily, windowDays: windowDays), weekly: perKind.flatMap(\.weekly)),
+      by: silence)
+    var outliers = perKind.flatMap(\.outliers)
     routines.sort { ($0.time, $0.kind.name, $0.dayKind) < ($1.time, $1.kind.name, $1.dayKind) }
     outliers.sort { ($0.timestamp, $0.kind.name) < ($1.timestamp, $1.kind.name) }
     return RoutineAnalysis(
       window: window, routines: routines, outliers: outliers,
-      durations: durations(in: log, days: learning))
+      durations: durations(in: log, days: learning), silence: silence)
+  }
+
+  /// `routines` with their confidences lowered by `silence` (``LoggingSilence/decay``).
+  func decayed(_ routines: [Routine], by silence: LoggingSilence) -> [Routine] {
+    let decay = silence.decay
+    guard decay < 1, configuration.decaysWhenSilent else { return routines }
+    return routines.map {
+      var routine = $0
+      routine.confidence *= decay
+      return routine
+    }
   }
 
   /// The routines of every kind learned from `days`, their confidences weighing in the track
   /// record of the days before (see ``TrackRecord``), with the routines of some days of the
   /// week learned from the horizon before the day after `days`.
   public func routines(in log: EventLog, days: ClosedRange<LocalDate>) -> [Routine] {
-    let learned = rawRoutines(in: log, days: days)
     let length = days.upperBound.daysSince1970 - days.lowerBound.daysSince1970 + 1
-    let kinds = Self.kindIndexes(of: learned, in: log)
     let next = days.upperBound.adding(days: 1)
-    let daily = calibrated(learned, for: next, in: log, windowDays: length) { date in
-      rawRoutines(
-        in: log, days: date.adding(days: -length)...date.adding(days: -1), kinds: kinds,
+    var learned: [Int: [Routine]] = [:]
+    let daily = forecasts(for: next, in: log, windowDays: length) { lookBack, date in
+      learned[lookBack] =
+        learned[lookBack]
+        ?? rawRoutines(
+          in: log, days: next.adding(days: -lookBack)...days.upperBound)
+      guard date < next else { return learned[lookBack] }
+      let kinds = Self.kindIndexes(of: learned.values.flatMap { $0 }, in: log)
+      return rawRoutines(
+        in: log, days: date.adding(days: -lookBack)...date.adding(days: -1), kinds: kinds,
         confidences: false)
     }
-    return merged(
-      daily: shown(daily, windowDays: length),
-      weekly: weeklyRoutines(in: log, before: next, windowDays: length))
+    return decayed(
+      merged(
+        daily: shown(daily, windowDays: length),
+        weekly: weeklyRoutines(in: log, before: next, windowDays: length)),
+      by: LoggingSilence(lastLogged: log.latestDate(through: days.upperBound), today: next))
+  }
+
+  /// The daily routines forecast for `day` from windows of `windowDays` days: those of the
+  /// window and, for a short window, of the long look-back, each with the track record of its
+  /// own look-back, and in each slot the better of the two (``chosen(short:long:)``).
+  /// `raw(lookBack, date)` learns (or recalls) the routines of the `lookBack` days before
+  /// `date`, with their confidences for `day` itself; `nil` when that date is not learned for.
+  /// With `candidates`, both look-backs' routines are returned, none left out: the rows the
+  /// confidence model is fitted on.
+  func forecasts(
+    for day: LocalDate, in log: EventLog, windowDays: Int, candidates: Bool = false,
+    raw: (Int, LocalDate) -> [Routine]?
+  ) -> [Routine] {
+    let short = raw(windowDays, day) ?? []
+    guard let lookBack = longLookBack(windowDays: windowDays) else {
+      return calibrated(short, for: day, in: log, windowDays: windowDays) {
+        raw(windowDays, $0)
+      }
+    }
+    let (pairedShort, pairedLong) = paired(short: short, long: raw(lookBack, day) ?? [])
+    let first = calibrated(pairedShort, for: day, in: log, windowDays: windowDays) {
+      raw(windowDays, $0)
+    }
+    let second = calibrated(pairedLong, for: day, in: log, windowDays: windowDays) {
+      raw(lookBack, $0)
+    }
+    return candidates ? first + second : chosen(short: first, long: second)
+  }
+
+  /// The long look-back that windows of `windowDays` days are paired with, `nil` when none: a
+  /// window as long as the track record already reads as far (and has no record). It reads no
+  /// further back than the horizon (``AnalysisConfiguration/weeklyDays``), and not at all when
+  /// each kind of day learns from the window's days only (``AnalysisConfiguration/eventDays``
+  /// 0): `--weekly 0` or `--event-days 0` analyse the window alone, as they say.
+  func longLookBack(windowDays: Int) -> Int? {
+    let days = min(configuration.longLookBackDays, configuration.weeklyDays)
+    return usesTrackRecord(windowDays: windowDays) && days > windowDays
+      && configuration.eventDays > 0 ? days : nil
+  }
+
+  /// Whether `a` and `b` are one slot: the same kind, days in common, times within twice the
+  /// tolerance.
+  private func sameSlot(_ a: Routine, _ b: Routine) -> Bool {
+    a.kind.key == b.kind.key && a.dayKind.weekdayMask & b.dayKind.weekdayMask != 0
+      && abs(a.time.signedDistance(to: b.time)) <= 2 * configuration.toleranceSeconds
+  }
+
+  /// The routines of both look-backs, each told whether the other has one in its slot.
+  func paired(short: [Routine], long: [Routine]) -> (short: [Routine], long: [Routine]) {
+    let shortByKind = Dictionary(grouping: short, by: \.kind.key)
+    let longByKind = Dictionary(grouping: long, by: \.kind.key)
+    func marked(_ routine: Routine, isLong: Bool, others: [String: [Routine]]) -> Routine {
+      var result = routine
+      result.evidence?.features.isLong = isLong
+      result.evidence?.features.agrees = others[routine.kind.key, default: []].contains {
+        sameSlot($0, routine)
+      }
+      return result
+    }
+    return (
+      short.map { marked($0, isLong: false, others: longByKind) },
+      long.map { marked($0, isLong: true, others: shortByKind) }
+    )
+  }
+
+  /// One forecast per slot: a long look-back's routine is kept when it is surer than each of
+  /// the window's in its slot, which then give way; otherwise the window's stand. A long one
+  /// that lost is kept after all where every routine it lost to gave way to another (a
+  /// weekends routine of four weeks, when the week's every-day routine yielded to four
+  /// weeks' weekdays).
+  func chosen(short: [Routine], long: [Routine]) -> [Routine] {
+    let shortByKind = Dictionary(grouping: short.indices, by: { short[$0].kind.key })
+    let rivals = long.map { routine in
+      shortByKind[routine.kind.key, default: []].filter { sameSlot(short[$0], routine) }
+    }
+    let wins = long.indices.map { index in
+      rivals[index].allSatisfy { short[$0].confidence < long[index].confidence }
+    }
+    var yielded = Set<Int>()
+    for index in long.indices where wins[index] { yielded.formUnion(rivals[index]) }
+    let keptLong = long.indices.filter { wins[$0] || rivals[$0].allSatisfy(yielded.contains) }
+    return short.indices.filter { !yielded.contains($0) }.map { short[$0] }
+      + keptLong.map { long[$0] }
   }
 
   /// The routines of `routines` an analysis shows: the claimed ones, and those the significance
   /// test refused when the confidence model, with a track record to weigh, gives them more than
-  /// ``AnalysisConfiguration/unclaimedMinimum``. Without a record (windows as long as the
+  /// ``AnalysisConfiguration/threshold``. Without a record (windows as long as the
   /// record) refused slots are not shown: the model does not score them there.
   func shown(_ routines: [Routine], windowDays: Int) -> [Routine] {
     let scored = usesTrackRecord(windowDays: windowDays)
     return routines.filter {
-      $0.isClaimed || (scored && $0.confidence > configuration.unclaimedMinimum)
+      $0.isClaimed || (scored && $0.confidence > configuration.threshold)
     }
   }
 
@@ -252,12 +368,15 @@ public struct RoutineAnalyzer: Sendable {
     let firstWeekday = LocalDate(daysSince1970: Int(firstDay)).weekday
     let weekdayBits = (0..<dayCount).map { day in UInt8(1) << ((firstWeekday - 1 + day) % 7 + 1) }
     let shifts = routines.map { Int32(43_200 - $0.time.secondsSinceMidnight) }
+    let movedOn = routines.map { $0.movedOn.map { $0.daysSince1970 - Int(firstDay) } }
     /// The routine day (as an index) and the signed offset from the routine's time.
     func deviation(_ index: Int, from routine: Int) -> (Int, Int)? {
       let (routineDay, position) = times.shifted(index, by: shifts[routine])
       let day = Int(routineDay - firstDay)
       guard day >= 0, day < dayCount else { return nil }
       guard routines[routine].dayKind.weekdayMask & weekdayBits[day] != 0 else { return nil }
+      // A routine that moved has no outliers from before the move.
+      if let moved = movedOn[routine], day < moved { return nil }
       return (day, Int(position) - 43_200)
     }
     // One pass: mark the days each routine kept, and remember the events that hit none.

@@ -51,7 +51,8 @@ struct RoutineLearner: Sendable {
   /// `times` holds the kind's events near the learning days (those not yet happened left out).
   func routines(of kind: EventKind, times: KindTimes, days: LearningDays) -> [Routine] {
     var routines: [Routine] = []
-    for placed in placedClusters(of: times, days: days) {
+    let clusters = placedClusters(of: times, days: days)
+    for placed in clusters {
       let scores = DayKind.partitions.map { score($0, placed.daily, placed.cluster, days) }
       // A split must be strictly better than a simpler one to be chosen.
       let best = scores.indices.reduce(0) { scores[$1] > scores[$0] ? $1 : $0 }
@@ -61,7 +62,120 @@ struct RoutineLearner: Sendable {
         }
       }
     }
-    return routines
+    return followingMoves(routines, of: kind, clusters: clusters, times: times, days: days)
+  }
+
+  /// `routines` with those that moved (``ChangePoint``: their last days of their kind agree on
+  /// another time) replaced: the old time gives way, and the new one is learned from the day
+  /// the move began only, so that its days before the move, without the event at the new
+  /// time, do not count against it (docs/analytics.md, "A routine that moves").
+  private func followingMoves(
+    _ routines: [Routine], of kind: EventKind, clusters: [PlacedCluster], times: KindTimes,
+    days: LearningDays
+  ) -> [Routine] {
+    guard configuration.followsMoves else { return routines }
+    var result = routines
+    for routine in routines {
+      guard let (move, since) = self.move(of: routine, among: routines, times: times, days: days)
+      else { continue }
+      // The old slot, and what was learned at the new time over the whole span, give way.
+      result.removeAll {
+        $0.dayKind.weekdayMask & routine.dayKind.weekdayMask != 0
+          && ($0.time == routine.time
+            || $0.time.distance(to: move.time) <= 2 * configuration.toleranceSeconds)
+      }
+      let minute = move.time.secondsSinceMidnight / 60
+      guard
+        let placed = clusters.first(where: {
+          floorMod(minute - $0.cluster.start, 1440) < $0.cluster.length
+        }),
+        let followed = slotRoutine(kind, routine.dayKind, in: placed, times, days, since: since)
+      else { continue }
+      result.append(followed)
+    }
+    return result
+  }
+
+  /// The move of `routine` (the new time, and the index of the learning day it began on),
+  /// judged on the last ``ChangePoint/days`` observed days of its kind of day, each by the
+  /// day's event of the kind nearest to its time. A time that another routine of the kind
+  /// kept before the move began is that routine's, not a move (breakfast skipped two days is
+  /// no move to lunch), and a routine of weekdays and weekends alike moves only when the new
+  /// time holds on a weekday (a weekend slept in is no move).
+  private func move(
+    of routine: Routine, among routines: [Routine], times: KindTimes, days: LearningDays
+  ) -> (ChangePoint.Move, since: Int)? {
+    let tolerance = configuration.toleranceSeconds
+    // The observed days of its kind, oldest first.
+    let kindDays = (0..<days.count).filter {
+      days.isObserved[$0] && days.isDay($0, of: routine.dayKind)
+    }
+    guard kindDays.count >= ChangePoint.agreeing else { return nil }
+    // Each learning day's event nearest to the routine's time, as an offset from it.
+    let shift = Int32(43_200 - routine.time.secondsSinceMidnight)
+    let first = Int32(days.first)
+    var nearest = [Int?](repeating: nil, count: days.count)
+    for event in 0..<times.count {
+      let (day, position) = times.shifted(event, by: shift)
+      let index = Int(day - first)
+      guard index >= 0, index < days.count else { continue }
+      let offset = Int(position) - 43_200
+      if nearest[index].map({ abs(offset) < abs($0) }) ?? true { nearest[index] = offset }
+    }
+    func time(on day: Int) -> TimeOfDay? {
+      nearest[day].map {
+        TimeOfDay(secondsSinceMidnight: floorMod(routine.time.secondsSinceMidnight + $0, 86_400))
+      }
+    }
+    let recent = kindDays.suffix(ChangePoint.days).map(time(on:))
+    // Two days of a routine of two days a week are one weekend: it moves after three.
+    let needed =
+      routine.dayKind.weekdayMask.nonzeroBitCount >= 5
+      ? ChangePoint.agreeing : ChangePoint.agreeing + 1
+    guard let move = ChangePoint.move(recent: recent, usual: routine.time, agreeing: needed)
+    else { return nil }
+    // The move began on the first of the trailing days done at the new time.
+    var since = kindDays.last!
+    for day in kindDays.reversed() {
+      guard let done = time(on: day), done.distance(to: move.time) <= ChangePoint.spreadSeconds
+      else { break }
+      since = day
+    }
+    // Days off that differ (a weekend slept in) are no move of a routine of every kind of
+    // day: the split of the week learns them. The new time must hold on a weekday too.
+    let mask = routine.dayKind.weekdayMask
+    if mask & DayKind.weekdays.weekdayMask != 0, mask & DayKind.weekends.weekdayMask != 0,
+      !kindDays.contains(where: { $0 >= since && days.isDay($0, of: .weekdays) })
+    {
+      return nil
+    }
+    // Another routine at the new time that was kept beside this one, on days with both, is a
+    // slot of its own: breakfast skipped two days is no move to lunch. One kept instead of it
+    // (a late wake-up on some weekdays) is the same act at another time, and moving there is
+    // a move; so is a weekend's, on other days.
+    func daysDone(near time: TimeOfDay) -> Set<Int> {
+      var found = Set<Int>()
+      for event in 0..<times.count {
+        let day = Int(times.days[event] - first)
+        guard day >= 0, day < since, days.isDay(day, of: routine.dayKind) else { continue }
+        let at = TimeOfDay(secondsSinceMidnight: Int(times.seconds[event]))
+        if at.distance(to: time) <= tolerance { found.insert(day) }
+      }
+      return found
+    }
+    // And a routine kept on more days than this one is no place this one moved to: the days
+    // off at 10:00 of a 07:00 wake-up do not move to 07:00.
+    let keptDays = daysDone(near: routine.time)
+    let established = routines.contains { other in
+      guard other.time != routine.time,
+        other.time.distance(to: move.time) <= ChangePoint.spreadSeconds,
+        other.dayKind.weekdayMask & mask != 0
+      else { return false }
+      let otherDays = daysDone(near: other.time)
+      return otherDays.count >= keptDays.count
+        || otherDays.intersection(keptDays).count >= ChangePoint.agreeing + 1
+    }
+    return established ? nil : (move, since)
   }
 
   /// The routines of `kind` kept on some days of the week only, learned from the longer
@@ -78,7 +192,8 @@ struct RoutineLearner: Sendable {
   /// often: the best set of each size, without trying all 126.
   func weeklyRoutines(of kind: EventKind, times: KindTimes, days: LearningDays) -> [Routine] {
     var routines: [Routine] = []
-    for placed in placedClusters(of: times, days: days) {
+    let clusters = placedClusters(of: times, days: days)
+    for placed in clusters {
       let daily = placed.daily
       // How often the event happened on the observed days of a kind of day.
       func rate(_ dayKind: DayKind) -> Double {
@@ -121,7 +236,15 @@ struct RoutineLearner: Sendable {
       routine.evidence = nil
       routines.append(routine)
     }
-    return routines
+    // A weekday set that moved is followed as a daily routine is; only what the significance
+    // test claims, and with the held-out estimate as its confidence.
+    return followingMoves(routines, of: kind, clusters: clusters, times: times, days: days)
+      .compactMap {
+        guard $0.isClaimed else { return nil }
+        var routine = $0
+        routine.evidence = nil
+        return routine
+      }
   }
 
   /// A cluster of the kind's times with its events placed once around its peak: every kind of
@@ -158,14 +281,15 @@ struct RoutineLearner: Sendable {
   /// significance test says so, else marked unclaimed (``ConfidenceFeatures/unclaimed``).
   private func slotRoutine(
     _ kind: EventKind, _ dayKind: DayKind, in placed: PlacedCluster, _ times: KindTimes,
-    _ days: LearningDays
+    _ days: LearningDays, since: Int? = nil
   ) -> Routine? {
     guard
       let candidate = learn(
-        dayKind, placed.members, times, placed.cluster, days, center: placed.peak),
+        dayKind, placed.members, times, placed.cluster, days, center: placed.peak, since: since),
       candidate.hitsInSample >= configuration.minimumDays
     else { return nil }
     var result = routine(kind, from: candidate)
+    result.movedOn = since.map { LocalDate(daysSince1970: days.first + $0) }
     // A slot the significance test refuses is kept as a forecast for the confidence model to
     // score; the analyzer shows it only when the model trusts it (``RoutineAnalyzer/shown``).
     if !isClaimed(candidate) { result.evidence?.features.unclaimed = true }
@@ -268,11 +392,17 @@ struct RoutineLearner: Sendable {
   /// Sundays at 00:30). Counted around the time, `daysMatched` is what a reader counts on the
   /// routine's rows, and the planner fires on the dates the events happened. The second pass
   /// searches that date only, so the time cannot cross back.
+  ///
+  /// With `since` (a learning day's index), no day before it is learned from: a routine that
+  /// moved then.
   private func learn(
     _ dayKind: DayKind, _ members: Members, _ times: KindTimes,
-    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay
+    _ cluster: TimeOfDayClusters.Cluster, _ days: LearningDays, center: TimeOfDay,
+    since: Int? = nil
   ) -> Candidate? {
-    guard let first = learn(dayKind, members, cluster, days, groupedAround: center) else {
+    guard
+      let first = learn(dayKind, members, cluster, days, groupedAround: center, since: since)
+    else {
       return nil
     }
     let moved = datesMoved(from: center, to: first.time)
@@ -280,7 +410,7 @@ struct RoutineLearner: Sendable {
     let regrouped = self.members(times, cluster, days, center: first.time)
     return learn(
       Self.dayKind(dayKind, movedBy: moved), regrouped, cluster, days, groupedAround: first.time,
-      sameDate: true)
+      sameDate: true, since: since.map { $0 + moved })
   }
 
   /// -1, 0 or 1: how many dates the short way round the clock from `a` to `b` moves (1 when it
@@ -328,11 +458,12 @@ struct RoutineLearner: Sendable {
   /// With `sameDate`, the time is searched for on the date of `center` only.
   private func learn(
     _ dayKind: DayKind, _ members: Members, _ cluster: TimeOfDayClusters.Cluster,
-    _ days: LearningDays, groupedAround center: TimeOfDay, sameDate: Bool = false
+    _ days: LearningDays, groupedAround center: TimeOfDay, sameDate: Bool = false,
+    since: Int? = nil
   ) -> Candidate? {
     // The runs (days) of this kind of day, from the first of its last days with the event.
     let ofKind = (0..<members.runCount).filter { days.isDay(members.day(ofRun: $0), of: dayKind) }
-    let spanStart = self.spanStart(of: ofKind, members, days)
+    let spanStart = max(self.spanStart(of: ofKind, members, days), since ?? 0)
     let runs = ofKind.filter { members.day(ofRun: $0) >= spanStart }
     guard !runs.isEmpty else { return nil }
 
@@ -560,7 +691,9 @@ struct RoutineLearner: Sendable {
       // The window's own estimate; the track record turns it into the model's (see
       // ``TrackRecord``). Where there is no record at all (windows as long as the record), the
       // estimate stands: the model was fitted where there is one.
-      confidence: heldOut,
+      confidence: configuration.boundsByEvidence
+        ? EvidenceBound.bounded(
+          heldOut, hits: candidate.hitsInSample, of: candidate.daysObserved) : heldOut,
       occurrences: candidate.occurrences,
       daysMatched: candidate.hitsInSample,
       daysObserved: candidate.daysObserved,

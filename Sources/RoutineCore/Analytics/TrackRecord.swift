@@ -86,6 +86,11 @@ struct TrackRecord: Sendable {
       features.pooledDays = pooled.days
       adjusted.evidence = RoutineEvidence(features: features)
       adjusted.confidence = configuration.confidenceModel.confidence(features)
+      if configuration.boundsByEvidence {
+        adjusted.confidence = EvidenceBound.bounded(
+          adjusted.confidence, hits: routine.daysMatched, of: routine.daysObserved,
+          recordHits: hits, recordDays: days)
+      }
       adjusted.reasoning = Wording.reasoning(
         kind: routine.kind, dayKind: routine.dayKind, matched: routine.daysMatched,
         observed: routine.daysObserved, earliest: routine.earliest, latest: routine.latest,

@@ -9,6 +9,9 @@
 /// space ("Wake Up", "WakeUp") get a short hash of their key appended, so no two requests ever
 /// share an identifier.
 public struct Planner: Sendable {
+  /// What every learned request's identifier starts with.
+  public static let learnedPrefix = "routine_"
+
   /// The settings (threshold, lead, buffer, enabled).
   public var settings: PlannerSettings
   /// The wording.
@@ -20,14 +23,17 @@ public struct Planner: Sendable {
     self.messages = messages
   }
 
-  /// The learned requests for `analysis`, ordered by identifier (none when disabled).
+  /// The learned requests for `analysis`, ordered by identifier (none when disabled, or when
+  /// nothing was logged for ``LoggingSilence/pauseDays`` days).
   ///
   /// One reminder per act (docs/reminders.md): two chosen routines of one kind less than 3 hours
   /// apart on a day are one act, reminded once, by the routine of the fewer days (the weekend's
   /// wake-up over the every-day one), else the more confident. Each request's look-back and act
   /// window are its routine's slot among every routine of its kind (``ActWindow``).
   public func requests(for analysis: RoutineAnalysis) -> [NotificationRequest] {
-    guard settings.isEnabled else { return [] }
+    // Nothing logged for days: reminders of habits no longer recorded remind of nothing
+    // (``LoggingSilence``).
+    guard settings.isEnabled, !analysis.silence.pausesLearned else { return [] }
     let chosen = analysis.routines.filter {
       $0.confidence > settings.threshold && !$0.kind.isArrival
     }
@@ -41,7 +47,7 @@ public struct Planner: Sendable {
       let ordered = routines.sorted { ($0.time, $0.dayKind) < ($1.time, $1.dayKind) }
       let days = Planner.daysOfOneAct(ordered)
       for (slot, routine) in ordered.enumerated() where !days[slot].isEmpty {
-        let base = "routine_" + names[kind]! + (slot == 0 ? "" : "-\(slot + 1)")
+        let base = Planner.learnedPrefix + names[kind]! + (slot == 0 ? "" : "-\(slot + 1)")
         requests += self.requests(
           for: routine, on: days[slot], id: base, commuteMinutes: commute,
           kindRoutines: byKind[kind] ?? [])

@@ -286,6 +286,17 @@ extension EventStore {
     }
   }
 
+  /// The local date (by its own offset) of the last event at or before `now`, or `nil`.
+  public func lastLoggedDate(notAfter now: Int64) throws -> LocalDate? {
+    try read {
+      let statement = try connection.prepare(
+        "SELECT at, utc_offset FROM events WHERE at <= ? ORDER BY at DESC LIMIT 1")
+      try statement.bind(now, at: 1)
+      guard try statement.step() else { return nil }
+      return Timestamp.stored(at: statement.int(at: 0), offset: statement.int(at: 1)).localDate
+    }
+  }
+
   /// The number of events.
   public func count() throws -> Int {
     try withDatabase { Int(try connection.scalarInt("SELECT count(*) FROM events") ?? 0) }
