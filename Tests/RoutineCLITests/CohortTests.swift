@@ -67,6 +67,28 @@ struct CohortTests {
     (try? FileManager.default.contentsOfDirectory(atPath: sandbox.variables["TMPDIR"]!)) ?? []
   }
 
+  @Test func theNextSplitClearsThePartsAKilledRunLeft() throws {
+    let sandbox = Self.sandbox()
+    let directory = Self.cohort(sandbox, ["p1", "p2"], personas: [0, 1])
+    let file = Self.cohortFile(sandbox, directory, names: ["p1", "p2"], column: "person")
+    // A process that is gone: a child that has exited.
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/true")
+    try child.run()
+    child.waitUntilExit()
+    let temporary = sandbox.variables["TMPDIR"]!
+    let dead = temporary + "/routine-cohort-\(child.processIdentifier)-abc123"
+    let alive = temporary + "/routine-cohort-\(ProcessInfo.processInfo.processIdentifier)-def456"
+    for left in [dead, alive] {
+      try FileManager.default.createDirectory(atPath: left, withIntermediateDirectories: false)
+      _ = FileManager.default.createFile(atPath: left + "/part-1", contents: Data("x".utf8))
+    }
+    #expect(sandbox.run("analyze", "--cohort", file, "--json").status == 0)
+    // The dead run's parts are gone; a live process's (here this test's own) are not touched.
+    #expect(!FileManager.default.fileExists(atPath: dead))
+    #expect(FileManager.default.fileExists(atPath: alive + "/part-1"))
+  }
+
   // MARK: analyze
 
   @Test func aDirectoryCohortPrintsEachPersonAsAnalyzeLogDoes() {

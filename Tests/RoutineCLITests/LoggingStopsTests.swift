@@ -79,6 +79,23 @@ import Testing
     #expect(!sandbox.run("log", "Meal").stdout.contains("are back"))
   }
 
+  @Test func anAnswerThatLogsBringsThemBack() throws {
+    let sandbox = planned()
+    // A reminder you defined is not paused: it fires, and its Done logs the act.
+    #expect(sandbox.run("reminders", "add", "--activity", "Tea", "--at", "09:00").status == 0)
+    sandbox.variables["ROUTINE_NOW"] = "2026-05-01T03:00:00+02:00"
+    #expect(sandbox.run("plan").stdout.contains("Paused: nothing logged since Sun 2026-04-26"))
+    #expect(learned(sandbox).isEmpty)
+    sandbox.variables["ROUTINE_NOW"] = "2026-05-01T09:00:30+02:00"
+    let delivered = sandbox.run("deliver", "--sink", "stdout")
+    #expect(delivered.stdout.contains("\"title\":\"Time for Tea\""), "\(delivered.stdout)")
+    sandbox.variables["ROUTINE_NOW"] = "2026-05-01T09:01:00+02:00"
+    let answered = sandbox.run("respond", "reminder-1", "done")
+    #expect(answered.status == 0, "\(answered.stderr)")
+    #expect(answered.stdout.contains("Learned reminders are back"), "\(answered.stdout)")
+    #expect(!learned(sandbox).isEmpty)
+  }
+
   @Test func anImportOfRecentEventsBringsThemBackAndOldHistoryDoesNot() {
     let sandbox = planned()
     sandbox.variables["ROUTINE_NOW"] = "2026-05-01T03:00:00+02:00"

@@ -336,10 +336,55 @@ private final class Parts {
   private var unassignedCount = 0
   private var finished = false
 
+  /// The start of a parts directory's name: `routine-cohort-PID-XXXXXX`.
+  static let directoryPrefix = "routine-cohort-"
+
+  /// Removes the parts directories of runs that were killed (their process is gone), owned by
+  /// this user: a cohort split interrupted by Ctrl-C or a crash leaves its parts behind, and
+  /// they are as large as the cohort file.
+  static func clearStale(in temporaryDirectory: String) {
+    guard let stream = opendir(temporaryDirectory) else { return }
+    var stale: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      guard name.hasPrefix(directoryPrefix) else { continue }
+      let rest = name.dropFirst(directoryPrefix.count).split(separator: "-")
+      guard rest.count == 2, let pid = Int32(rest[0]), pid > 0, pid != getpid(),
+        kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      stale.append(temporaryDirectory + "/" + name)
+    }
+    closedir(stream)
+    for directory in stale {
+      var status = stat()
+      guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+        status.st_uid == getuid(), let inner = opendir(directory)
+      else { continue }
+      var files: [String] = []
+      while let entry = readdir(inner) {
+        let name = withUnsafePointer(to: entry.pointee.d_name) {
+          $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        }
+        if name != "." && name != ".." { files.append(directory + "/" + name) }
+      }
+      closedir(inner)
+      for file in files {
+        var fileStatus = stat()
+        if lstat(file, &fileStatus) == 0, fileStatus.st_mode & S_IFMT == S_IFREG { unlink(file) }
+      }
+      rmdir(directory)
+    }
+  }
+
   init(temporaryDirectory: String, format: EventFileFormat, source: String, bufferBytes: Int)
     throws
   {
-    var template = Array((temporaryDirectory + "/routine-cohort-XXXXXX").utf8CString)
+    Parts.clearStale(in: temporaryDirectory)
+    // The process id in the name lets a later run clear what a killed one left.
+    var template = Array(
+      (temporaryDirectory + "/\(Parts.directoryPrefix)\(getpid())-XXXXXX").utf8CString)
     guard
       let created = template.withUnsafeMutableBufferPointer({ buffer in
         mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
