@@ -76,7 +76,8 @@ enum AnalyzeCommand: Command {
         analyzer.configuration.threshold = settings.threshold
         let window = AnalysisWindow(now: now, days: days, zone: zone)
         let log = try store?.eventLog(days: analyzer.daysRead(for: window)) ?? EventLog()
-        try report(log, window: window, analyzer: analyzer, context: context) {
+        try report(log, window: window, analyzer: analyzer, context: context, plansReminders: true)
+        {
           guard let store else {
             context.warn(
               "there is no store at '\(context.displayPath(try context.storePath()))' yet; "
@@ -115,11 +116,12 @@ enum AnalyzeCommand: Command {
   /// in place of "none yet" in the text, as a warning beside the JSON.
   private static func report(
     _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, context: Context,
-    emptyNote: () throws -> String?
+    plansReminders: Bool = false, emptyNote: () throws -> String?
   ) throws {
     try report(
       log, window: window, analyzer: analyzer, to: context.output, isJSON: context.isJSON,
-      glance: Glance.forTerminal(context, log: log), warn: context.warn, emptyNote: emptyNote)
+      glance: Glance.forTerminal(context, log: log), plansReminders: plansReminders,
+      warn: context.warn, emptyNote: emptyNote)
   }
 
   /// Analyses `log` and prints the result to `output`, warnings through `warn`. With `person`
@@ -127,8 +129,8 @@ enum AnalyzeCommand: Command {
   /// that names them.
   static func report(
     _ log: EventLog, window: AnalysisWindow, analyzer: RoutineAnalyzer, to output: Output,
-    isJSON: Bool, glance: Glance?, person: String? = nil, warn: (String) -> Void,
-    emptyNote: () throws -> String?
+    isJSON: Bool, glance: Glance?, person: String? = nil, plansReminders: Bool = false,
+    warn: (String) -> Void, emptyNote: () throws -> String?
   ) throws {
     let analysis = analyzer.analyze(log, window: window)
     let note = analysis.routines.isEmpty ? try emptyNote() : nil
@@ -141,9 +143,16 @@ enum AnalyzeCommand: Command {
         "no events from \(window.firstDay) to \(window.learningDays.upperBound); these routines "
           + "are learned from the days with events before, the last on \(last.weekdayName) \(last)")
     }
-    // Days without any event lower every confidence; past a few, learned reminders pause.
-    if let message = analysis.silence.message {
-      warn("\(message) (confidences lowered by \(analysis.silence.silentDays) silent days)")
+    // Days without any event lower every confidence; past a few, the store's learned
+    // reminders pause. A log analysed on its own has no reminders to pause.
+    let silence = analysis.silence
+    if !analysis.routines.isEmpty, silence.decay < 1, let last = silence.lastLogged {
+      let lowered = "confidences lowered by \(silence.silentDays) silent days"
+      if plansReminders, let message = silence.message {
+        warn("\(message) (\(lowered))")
+      } else {
+        warn("nothing logged since \(last.weekdayName) \(last): \(lowered)")
+      }
     }
     let weeklyDays =
       analyzer.learnsWeekly(windowDays: window.days) ? analyzer.configuration.weeklyDays : 0

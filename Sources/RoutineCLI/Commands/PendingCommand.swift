@@ -11,12 +11,13 @@ enum PendingCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
-    let (pending, zone, skips) = try context.reading { store, settings, zone in
+    let (pending, zone, skips, pausedMessage) = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let requests = try store?.pendingRequests(clock: clock) ?? []
       return (
         requests, zone,
-        try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock)
+        try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock),
+        try LearnedPause.message(store)
       )
     }
     let firings = pending.map { ($0, $0.trigger.nextFiring(after: now, in: zone)) }
@@ -53,6 +54,9 @@ enum PendingCommand: Command {
       context.output.line(
         "No pending requests ('routine plan' makes them from your routines, 'routine reminders add' from yours)."
       )
+      if let paused = pausedMessage {
+        context.output.line("Learned reminders: paused: \(paused).")
+      }
       return .ok
     }
     let width = requests.map(\.0.id.count).max() ?? 0

@@ -11,8 +11,10 @@ enum PlanCommand: Command {
       Analyses the store over the settings' window, takes routines with a confidence above the
       threshold and schedules each lead minutes before its usual time, every day or on its
       weekdays. Running it again changes nothing; requests of other origins (snooze and outlier
-      alerts) are left alone; at most 64 requests are pending, the soonest kept. Run it nightly
-      from cron (docs/planner.md).
+      alerts) are left alone; at most 64 requests are pending, the soonest kept. After three
+      days with nothing logged it plans no learned request and says why ('Paused: nothing
+      logged since ...'); the next event logged plans again at once. Run it nightly from cron
+      (docs/planner.md).
       """,
     options: [dryRun])
 

@@ -11,7 +11,8 @@ enum WhyCommand: Command {
       For a pending request (or every request of a reminder): where it comes from, when it fires
       next and whether that firing will be skipped; then its last five firings and what became
       of each (delivered, late, missed, suppressed by the forward check, cancelled when the
-      activity was logged), with the answers given.
+      activity was logged), with the answers given. A learned request that the last plan left
+      out because nothing was logged for days says so.
       """,
     arguments: [ArgumentSpec("ID", "A request (as 'routine pending' lists it) or a reminder.")],
     globals: ["store", "now", "tz", "json"])
@@ -36,11 +37,11 @@ enum WhyCommand: Command {
       // looked up for those five only).
       let recent = try store.latestDeliveries(of: id, limit: 5)
       let reminder = try store.reminder(id: id)
-      guard !requests.isEmpty || !recent.isEmpty || reminder != nil else {
-        if id.hasPrefix(Planner.learnedPrefix), let paused = try LearnedPause.message(store) {
-          throw CommandError(
-            .dataError, "there is no request '\(id)' now: learned reminders are paused: \(paused)")
-        }
+      // A learned request gone while logging stopped is explained, not unknown.
+      let pausedLearned =
+        id.hasPrefix(Planner.learnedPrefix) ? try LearnedPause.message(store) : nil
+      guard !requests.isEmpty || !recent.isEmpty || reminder != nil || pausedLearned != nil
+      else {
         throw HistoryCommand.unknown(
           id, known: pending.map(\.id) + (try store.reminders().map(\.id)))
       }
@@ -70,7 +71,9 @@ enum WhyCommand: Command {
       let paused =
         reminder == nil && requests.allSatisfy({ $0.origin == .learned })
         ? try LearnedPause.message(store) : nil
-      if let paused { lines.append("Learned reminders are paused: \(paused).") }
+      if let paused {
+        lines.append("\(id) makes no request now. Paused: \(paused) (the nightly plan decided).")
+      }
       members.append(("learnedPaused", .optional(paused)))
       let skips = try Skips(store: store, requests: pending, now: now, zone: zone, clock: clock)
       // What adaptation decided, once per reminder (a learned one's requests share it).

@@ -32,7 +32,10 @@ enum RemindersResumeCommand: Command {
               ("id", .string(key)), ("was", .string(AdaptationRecord.State.active.rawValue)),
               ("state", .string(AdaptationRecord.State.active.rawValue)),
             ]).serialized()
-            : "\(key) is neither paused nor backing off; nothing changed.")
+            : "\(key) is neither paused nor backing off; nothing changed."
+              + (try LearnedPause.message(store).map {
+                " (Learned reminders are paused for another reason: \($0); log an event to bring them back.)"
+              } ?? ""))
         try context.output.deliver()
         return
       }
