@@ -69,6 +69,31 @@ struct DefinitionsTests {
     #expect(other.run("reminders", "enable", "reminder-1").status == 65)
   }
 
+  @Test(arguments: [
+    (#""repeat": "monthly", "day": 3"#, "monthly"),
+    (#""repeat": "once", "date": "2026-05-01""#, "once"),
+  ])
+  func anImportedActivityReminderRepeatsOnItsDaysAsReminderAddRequires(
+    schedule: String, repetition: String
+  ) {
+    // `reminders add` refuses these; a file must too (it was fired every day).
+    let sandbox = Sandbox(now: "2026-04-27T04:00:00+02:00")
+    let file = sandbox.file(
+      "r.json",
+      #"{"reminders": [{"id": "reminder-1", "type": "activity", "activity": "Workout", "schedule": {"#
+        + schedule + #", "at": "18:00"}}]}"#)
+    let result = sandbox.run("reminders", "import", file)
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "error: '\(file)': reminders[0].schedule.repeat: an activity reminder repeats on its days (\"daily\" or \"weekly\" with \"days\"), not \"\(repetition)\"\n"
+    )
+    // Nothing was added.
+    #expect(sandbox.reminders().isEmpty)
+    #expect(
+      sandbox.run("reminders", "add", "--activity", "Workout", "--repeat", repetition).status == 64)
+  }
+
   // MARK: Add, list, show
 
   @Test func anActivityReminderTakesEveryOptionAndPrintsItsIDAsJSON() throws {

@@ -19,6 +19,9 @@ public enum DefinitionProblem: Error, Hashable, Sendable, CustomStringConvertibl
   case missingText
   /// A reminder that needs a schedule without one.
   case missingSchedule
+  /// An activity reminder that repeats other than on its days (monthly, or once): it is
+  /// checked on the days of a week, and was fired every day.
+  case activityRepeatsOnItsDays(Repetition)
   /// A habit or task reminder without its habit or task.
   case missingLink(Reminder.Kind)
   /// A look-back the reminders do not offer.
@@ -44,6 +47,7 @@ public enum DefinitionProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case .missingActivity: "activity"
     case .missingText: "message"
     case .missingSchedule: "schedule"
+    case .activityRepeatsOnItsDays: "schedule.repeat"
     case .missingLink: "link"
     case .lookBackNotOffered: "lookbackHours"
     case .minutesBeforeOutOfRange: "minutesBefore"
@@ -65,6 +69,9 @@ public enum DefinitionProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case .missingActivity: return "an activity reminder needs an activity"
     case .missingText: return "a text reminder needs its text"
     case .missingSchedule: return "this reminder needs a schedule (a time, and its days)"
+    case .activityRepeatsOnItsDays(let repetition):
+      return "an activity reminder repeats on its days (\"daily\" or \"weekly\" with \"days\"), "
+        + "not \"\(repetition.rawValue)\""
     case .missingLink(let kind):
       return "a \(kind.rawValue) reminder needs the id of its \(kind.rawValue)"
     case .lookBackNotOffered(let hours):
@@ -112,7 +119,10 @@ extension Reminder {
     switch kind {
     case .activity:
       guard activity != nil || preset != nil else { throw .missingActivity }
-      guard schedule != nil else { throw .missingSchedule }
+      guard let schedule else { throw .missingSchedule }
+      guard schedule.repetition == .weekly || schedule.repetition == .daily else {
+        throw .activityRepeatsOnItsDays(schedule.repetition)
+      }
     case .general:
       guard message != nil else { throw .missingText }
       guard schedule != nil else { throw .missingSchedule }
