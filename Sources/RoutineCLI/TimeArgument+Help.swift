@@ -16,8 +16,10 @@ extension TimeArgument {
 
     A day, then maybe a time (a day alone is its midnight):
       2026-04-27, 2026-04-27 07:05, 2026-04-27T07:05
-      today, yesterday, tomorrow     tomorrow 9am
+      today, yesterday, tomorrow     tomorrow 9am, tomorrow 9 (a bare hour after a day)
       fri, friday, fri 12:00         a weekday: English name or its start (fri, th)
+      next fri, last mon 9am         the nearest such day after (before) today, never
+                                     today, whichever way the option looks
       +2d, -1w, in 3 days, 2 days ago
                                calendar days: the same wall-clock time that many dates
                                away, whatever daylight saving does in between

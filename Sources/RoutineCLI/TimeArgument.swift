@@ -78,9 +78,21 @@ enum TimeArgument {
       if backwards { return instant > nowInstant ? day.adding(days: -7) : day }
       return instant <= nowInstant ? day.adding(days: 7) : day
     }
+    // `next fri` and `last fri`: the nearest such day after today, or before it, whatever the
+    // option looks towards (never today).
+    if words.count >= 2, words[0] == "next" || words[0] == "last", let weekday = weekday(words[1]) {
+      let rest = words.dropFirst(2).joined(separator: " ")
+      let time = rest.isEmpty ? nil : timeAfterDay(rest)
+      if rest.isEmpty || time != nil {
+        let offset =
+          words[0] == "next"
+          ? (weekday - today.weekday + 6) % 7 + 1 : -((today.weekday - weekday + 6) % 7 + 1)
+        return .wallClock(today.adding(days: offset), time)
+      }
+    }
     if let first = words.first, let weekday = weekday(first) {
       let rest = words.dropFirst().joined(separator: " ")
-      let time = rest.isEmpty ? nil : clockTime(rest)
+      let time = rest.isEmpty ? nil : timeAfterDay(rest)
       if rest.isEmpty || time != nil {
         let midnight = TimeOfDay(secondsSinceMidnight: 0)
         let backwards = meaning != .upcoming
@@ -109,7 +121,7 @@ enum TimeArgument {
   /// The forms, briefly, for error messages.
   static let expectedForms =
     "a date and time such as 2026-04-20T07:05+02:00, '2026-04-20 07:05', '2026-04-20', "
-    + "'tomorrow 9am', 'fri 12:00', 'noon', '7:30 pm', '+2d', '-90m', 'in 2 hours' or "
+    + "'tomorrow 9am', 'fri 12:00', 'next fri', 'noon', '7:30 pm', '+2d', '-90m', 'in 2 hours' or "
     + "'3 days ago' (see 'routine help dates')"
 
   /// `+2d`, `-90m`, `in 2 hours`, `3 days ago`.
@@ -230,8 +242,18 @@ enum TimeArgument {
     }
     guard let day else { return nil }
     guard !tail.isEmpty else { return (day, nil) }
-    guard let time = clockTime(tail) else { return nil }
+    guard let time = timeAfterDay(tail) else { return nil }
     return (day, time)
+  }
+
+  /// A time after a day (`tomorrow 9`, `fri 18`): a clock time, or a bare hour 0-23 on the
+  /// hour, which alone would be a number, not a time.
+  static func timeAfterDay(_ text: String) -> TimeOfDay? {
+    if let time = clockTime(text) { return time }
+    guard (1...2).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let hour = Int(text), hour < 24
+    else { return nil }
+    return TimeOfDay(hour: hour, minute: 0)
   }
 
   /// The instant with the zone's offset.

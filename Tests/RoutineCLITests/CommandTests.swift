@@ -53,7 +53,7 @@ struct LogCommandTests {
     (["log", "Coffee", "--value", "two"], "error: --value: expected a number, found 'two'"),
     (
       ["log", "Coffee", "--at", "7 o'clock"],
-      "error: --at: expected a date and time such as 2026-04-20T07:05+02:00, '2026-04-20 07:05', '2026-04-20', 'tomorrow 9am', 'fri 12:00', 'noon', '7:30 pm', '+2d', '-90m', 'in 2 hours' or '3 days ago' (see 'routine help dates'), found '7 o'clock'"
+      "error: --at: expected a date and time such as 2026-04-20T07:05+02:00, '2026-04-20 07:05', '2026-04-20', 'tomorrow 9am', 'fri 12:00', 'next fri', 'noon', '7:30 pm', '+2d', '-90m', 'in 2 hours' or '3 days ago' (see 'routine help dates'), found '7 o'clock'"
     ),
     (
       ["log", "Coffee", "--tz", "Mars/Olympus"],

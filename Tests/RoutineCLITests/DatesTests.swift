@@ -105,6 +105,28 @@ struct DatesTests {
     #expect(try Self.parse(text, now: now, .upcoming) == ahead)
   }
 
+  @Test(arguments: [
+    // Monday 2026-04-27, 08:00 in Berlin: "next" is never today, whichever way the option looks.
+    ("tomorrow 9", TimeArgument.TimeOfDayMeaning.upcoming, "2026-04-28T09:00:00+02:00"),
+    ("fri 18", .upcoming, "2026-05-01T18:00:00+02:00"),
+    ("next fri", .upcoming, "2026-05-01T00:00:00+02:00"),
+    ("next friday 9am", .latestPast, "2026-05-01T09:00:00+02:00"),
+    ("next mon", .upcoming, "2026-05-04T00:00:00+02:00"),
+    ("next mon 7", .latestPast, "2026-05-04T07:00:00+02:00"),
+    ("last mon", .upcoming, "2026-04-20T00:00:00+02:00"),
+    ("last sun 23", .today, "2026-04-26T23:00:00+02:00"),
+  ])
+  func nextAndLastWeekdaysAndBareHoursAfterADay(
+    text: String, meaning: TimeArgument.TimeOfDayMeaning, expected: String
+  ) throws {
+    #expect(try Self.parse(text, now: "2026-04-27T08:00:00+02:00", meaning) == expected)
+  }
+
+  @Test(arguments: ["tomorrow 24", "next", "next 9", "last week", "9", "fri 123"])
+  func aBareHourOutOfRangeOrWithoutADayIsRefused(text: String) {
+    #expect(throws: UsageError.self) { try Self.parse(text, now: "2026-04-27T08:00:00+02:00") }
+  }
+
   @Test func aWeekdayInLordHoweCrossesItsHalfHourShift() throws {
     // Sunday 2026-10-04, 02:00 → 02:30: 02:15 does not exist.
     #expect(
