@@ -4,6 +4,35 @@ import Testing
 @testable import RoutineCore
 
 struct BacktestTests {
+  @Test func aPoolSumsCountsAndTakesRatiosOfTheSums() throws {
+    // Two people: one regular, one whose wake-up moves every other day.
+    var regular = LogBuilder()
+    var irregular = LogBuilder()
+    let start = date(2026, 3, 2)
+    for day in 0..<42 {
+      regular.add("Wake Up", start.adding(days: day), minutes: 420 + day % 7)
+      irregular.add("Wake Up", start.adding(days: day), minutes: day % 2 == 0 ? 420 : 600)
+    }
+    let results = [regular.log, irregular.log].map { Backtest().run($0, windowDays: 7) }
+    var pool = BacktestPool()
+    for result in results { pool.add(result) }
+    let pooled = pool.result(windowDays: 7)
+    #expect(pool.count == 2)
+    #expect(pooled.reminders == results.map(\.reminders).reduce(0, +))
+    #expect(pooled.hits == results.map(\.hits).reduce(0, +))
+    #expect(pooled.predictions == results.map(\.predictions).reduce(0, +))
+    #expect(pooled.eventDaysHit == results.map(\.eventDaysHit).reduce(0, +))
+    let precision = try #require(pooled.precision)
+    #expect(abs(precision - Double(pooled.hits) / Double(pooled.reminders)) < 1e-12)
+    #expect(pooled.reliability.map(\.count).reduce(0, +) == pooled.predictions)
+    // One result pooled alone is itself (its curve aside).
+    var alone = BacktestPool()
+    alone.add(results[0])
+    let again = alone.result(windowDays: 7)
+    #expect(again.precision == results[0].precision && again.recall == results[0].recall)
+    #expect(abs((again.calibrationError ?? -1) - (results[0].calibrationError ?? -2)) < 1e-9)
+  }
+
   @Test func aPerfectlyRegularLogIsAnticipatedEveryDay() throws {
     var builder = LogBuilder()
     for day in 0..<21 { builder.add("Wake Up", date(2026, 3, 2).adding(days: day), "07:00") }

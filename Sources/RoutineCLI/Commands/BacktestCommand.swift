@@ -126,17 +126,18 @@ enum BacktestCommand: Command {
     var showsCurve: Bool
 
     /// Walks `log` with each method; warns (through `warn`) when it is too short to walk.
-    func run(_ log: EventLog, warn: (String) -> Void) -> [(method: Baseline?, figures: Figures)] {
+    func run(_ log: EventLog, warn: (String) -> Void) -> [(
+      method: Baseline?, result: BacktestResult
+    )] {
       let analyzer = RoutineAnalyzer(weeklyDays: weekly, eventDays: eventDays)
       let runs = (choice?.methods ?? [nil]).map { method in
         (
           method: method,
-          figures: Figures(
-            Backtest(analyzer: analyzer, threshold: threshold, baseline: method).run(
-              log, windowDays: days))
+          result: Backtest(analyzer: analyzer, threshold: threshold, baseline: method).run(
+            log, windowDays: days)
         )
       }
-      let result = runs[0].figures
+      let result = runs[0].result
       if result.days == 0, result.daysSkipped == 0, let range = log.dateRange {
         let span = range.upperBound.daysSince1970 - range.lowerBound.daysSince1970 + 1
         warn(
@@ -153,17 +154,19 @@ enum BacktestCommand: Command {
 
   /// Prints `runs` (one per method) as `backtest` does, as JSON or text. For `--cohort`, `naming`
   /// holds the fields that come first (`"person"`), and the JSON is then one line; `heading` is
-  /// a line before the text (`Person 'p1':`).
+  /// a line before the text (`Person 'p1':`). Pooled results (`isPooled`) have no curve.
   static func report(
-    _ runs: [(method: Baseline?, figures: Figures)], walk: Walk, isJSON: Bool, to output: Output,
-    naming: [(String, JSON)]? = nil, heading: String? = nil
+    _ runs: [(method: Baseline?, result: BacktestResult)], walk: Walk, isJSON: Bool,
+    to output: Output, naming: [(String, JSON)]? = nil, heading: String? = nil,
+    isPooled: Bool = false
   ) {
     let choice = walk.choice
+    let showsCurve = walk.showsCurve && !isPooled
     if isJSON {
       let objects = runs.map { run in
         json(
-          run.figures, threshold: walk.threshold, weeklyDays: walk.weeklyDays(run.method),
-          method: choice == nil ? nil : run.method?.rawValue ?? "learner", curve: walk.showsCurve)
+          run.result, threshold: walk.threshold, weeklyDays: walk.weeklyDays(run.method),
+          method: choice == nil ? nil : run.method?.rawValue ?? "learner", curve: showsCurve)
       }
       let object = choice == .all ? JSON.array(objects) : objects[0]
       if let naming {
@@ -175,10 +178,10 @@ enum BacktestCommand: Command {
     }
     if let heading { output.line(heading) }
     if choice == .all {
-      table(runs, walk: walk, to: output)
+      table(runs, walk: walk, showsCurve: showsCurve, to: output)
       return
     }
-    let result = runs[0].figures
+    let result = runs[0].result
     let method = runs[0].method.map { " of the \($0.rawValue) baseline" } ?? ""
     output.line(
       "Backtest\(method) with \(walk.days)-day windows\(walk.weeklyDays(runs[0].method) > 0 ? " (\(walk.weekly) days for some weekdays)" : "") over \(counted(result.days, "day")) (\(counted(result.daysSkipped, "day")) in logging gaps skipped):"
@@ -208,7 +211,7 @@ enum BacktestCommand: Command {
             + "\(rightAligned(decimal(bin.hitRate, places: 3), to: 8))")
       }
     }
-    if walk.showsCurve, let curve = result.curve { curveTable(curve, to: output) }
+    if showsCurve { curveTable(result.curve, to: output) }
   }
 
   /// A number with three decimals, or "n/a".
@@ -220,10 +223,10 @@ enum BacktestCommand: Command {
   /// `--baseline all`: one row per method, the learner's first; with `--curve`, each method's
   /// curve after the table.
   private static func table(
-    _ runs: [(method: Baseline?, figures: Figures)], walk: Walk, to output: Output
+    _ runs: [(method: Baseline?, result: BacktestResult)], walk: Walk, showsCurve curve: Bool,
+    to output: Output
   ) {
-    let first = runs[0].figures
-    let curve = walk.showsCurve && first.curve != nil
+    let first = runs[0].result
     output.line(
       "Backtest with \(walk.days)-day windows\(walk.weekly > walk.days ? " (\(walk.weekly) days for some weekdays, learner only)" : "") over \(counted(first.days, "day")) (\(counted(first.daysSkipped, "day")) in logging gaps skipped):"
     )
@@ -231,7 +234,7 @@ enum BacktestCommand: Command {
     output.line(
       "  method          reminders  precision  recall  Brier    ECE" + (curve ? "  mean P@R" : ""))
     for run in runs {
-      let result = run.figures
+      let result = run.result
       let cells = [
         rightAligned(String(result.reminders), to: 9),
         rightAligned(number(result.precision), to: 9),
@@ -241,13 +244,13 @@ enum BacktestCommand: Command {
       output.line(
         "  \(HelpFormatter.padded(run.method?.rawValue ?? "learner", to: 14))  "
           + cells.joined(separator: "  ")
-          + (curve ? "  " + rightAligned(number(result.curve?.meanPrecision), to: 8) : ""))
+          + (curve ? "  " + rightAligned(number(result.curve.meanPrecision), to: 8) : ""))
     }
     guard curve else { return }
     for run in runs {
       output.line("")
       output.line("\(run.method?.rawValue ?? "learner"):")
-      if let curve = run.figures.curve { curveTable(curve, to: output) }
+      curveTable(run.result.curve, to: output)
     }
   }
 
@@ -283,10 +286,9 @@ enum BacktestCommand: Command {
   }
 
   /// `weeklyDays` is the horizon of routines of some weekdays, 0 when none were learned.
-  /// `method` names the method (with `--baseline`); `curve` adds the curve and its mean (when
-  /// the figures have one: pooled figures do not).
+  /// `method` names the method (with `--baseline`); `curve` adds the curve and its mean.
   static func json(
-    _ result: Figures, threshold: Double, weeklyDays: Int, method: String? = nil,
+    _ result: BacktestResult, threshold: Double, weeklyDays: Int, method: String? = nil,
     curve: Bool = false
   ) -> JSON {
     var fields: [(String, JSON)] = method.map { [("method", .string($0))] } ?? []
@@ -319,7 +321,8 @@ enum BacktestCommand: Command {
           })
       ),
     ]
-    if curve, let precisionCurve = result.curve {
+    if curve {
+      let precisionCurve = result.curve
       fields += [
         ("meanPrecision", .rounded(precisionCurve.meanPrecision, places: 4)),
         (
@@ -339,78 +342,5 @@ enum BacktestCommand: Command {
       ]
     }
     return .object(fields)
-  }
-}
-
-extension BacktestCommand {
-  /// The figures `backtest` prints: one walk's, or the pooled figures of a cohort's walks
-  /// (``CohortBacktest``), which have no precision curve.
-  struct Figures: Sendable {
-    /// One tenth of the reliability table.
-    struct Bin: Sendable {
-      var lowerBound: Double
-      var count: Int
-      var meanConfidence: Double
-      var hitRate: Double
-    }
-
-    var windowDays: Int
-    var days: Int
-    var daysSkipped: Int
-    var reminders: Int
-    var hits: Int
-    var predictions: Int
-    var eventDays: Int
-    var eventDaysHit: Int
-    var precision: Double?
-    var recall: Double?
-    var brier: Double?
-    var calibrationError: Double?
-    var reliability: [Bin]
-    var curve: PrecisionCurve?
-
-    /// The figures of one walk, as the core computed them.
-    init(_ result: BacktestResult) {
-      windowDays = result.windowDays
-      days = result.days
-      daysSkipped = result.daysSkipped
-      reminders = result.reminders
-      hits = result.hits
-      predictions = result.predictions
-      eventDays = result.eventDays
-      eventDaysHit = result.eventDaysHit
-      precision = result.precision
-      recall = result.recall
-      brier = result.brier
-      calibrationError = result.calibrationError
-      reliability = result.reliability.map {
-        Bin(
-          lowerBound: $0.lowerBound, count: $0.count, meanConfidence: $0.meanConfidence,
-          hitRate: $0.hitRate)
-      }
-      curve = result.curve
-    }
-
-    /// Figures with every count given, for pooled ones.
-    init(
-      windowDays: Int, days: Int, daysSkipped: Int, reminders: Int, hits: Int, predictions: Int,
-      eventDays: Int, eventDaysHit: Int, precision: Double?, recall: Double?, brier: Double?,
-      calibrationError: Double?, reliability: [Bin]
-    ) {
-      self.windowDays = windowDays
-      self.days = days
-      self.daysSkipped = daysSkipped
-      self.reminders = reminders
-      self.hits = hits
-      self.predictions = predictions
-      self.eventDays = eventDays
-      self.eventDaysHit = eventDaysHit
-      self.precision = precision
-      self.recall = recall
-      self.brier = brier
-      self.calibrationError = calibrationError
-      self.reliability = reliability
-      curve = nil
-    }
   }
 }
