@@ -136,3 +136,23 @@ final class ChunkedFile: @unchecked Sendable {
     }
   }
 }
+
+extension UnsafeRawBufferPointer {
+  /// The line that starts at `offset` in this window of a file, without its `\n` (or `\r\n`),
+  /// and the offset after it; `nil` at the end of the window, or when the line is incomplete
+  /// and more of the file is to come (`atEnd` false: the caller reads more first). At the end
+  /// of the file a last line without `\n` is a line.
+  @inline(__always)
+  func line(from offset: Int, atEnd: Bool) -> (content: UnsafeRawBufferPointer, next: Int)? {
+    guard offset < count else { return nil }
+    let rest = UnsafeRawBufferPointer(rebasing: self[offset...])
+    var length = rest.firstIndex(of: 0x0A)
+    if length == nil {
+      guard atEnd else { return nil }
+      length = rest.count
+    }
+    var content = UnsafeRawBufferPointer(rebasing: rest[..<length!])
+    if content.last == 0x0D { content = UnsafeRawBufferPointer(rebasing: content.dropLast()) }
+    return (content, offset + Swift.min(length! + 1, rest.count))
+  }
+}

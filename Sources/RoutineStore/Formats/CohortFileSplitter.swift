@@ -245,16 +245,8 @@ public struct CohortFileSplitter: Sendable {
       let atEnd = file.isAtEnd
       let window = file.unread
       var offset = 0
-      while offset < window.count {
-        let rest = UnsafeRawBufferPointer(rebasing: window[offset...])
-        var length = rest.firstIndex(of: 0x0A)
-        if length == nil {
-          guard atEnd else { break }
-          length = rest.count
-        }
-        var content = UnsafeRawBufferPointer(rebasing: rest[..<length!])
-        if content.last == 0x0D { content = UnsafeRawBufferPointer(rebasing: content.dropLast()) }
-        offset += min(length! + 1, rest.count)
+      while let (content, next) = window.line(from: offset, atEnd: atEnd) {
+        offset = next
         defer { line += 1 }
         if trim(content).isEmpty { continue }
         var scanner = JSONPersonScanner(bytes: content)
