@@ -229,15 +229,6 @@ private func measureMove(
     let routines = analyzer.analyze(log, window: window(today)).routines.filter {
       $0.kind.key == routine.kind.key && $0.confidence > 0.6 && $0.dayKind.contains(today)
     }
-    if ProcessInfo.processInfo.environment["TRACE"] != nil, followsMoves {
-      let all = analyzer.analyze(log, window: window(today)).routines.filter {
-        $0.kind.key == routine.kind.key
-      }
-      print(
-        "  \(today) done \(doneAtNewTime): "
-          + all.map { "\($0.time) \($0.dayKind.name) \(Int($0.confidence * 100))" }.joined(
-            separator: ", "))
-    }
     if followed == nil, routines.contains(where: { $0.time.distance(to: newTime) <= 30 * 60 }) {
       followed = doneAtNewTime
     }

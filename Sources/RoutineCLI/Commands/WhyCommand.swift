@@ -37,10 +37,12 @@ enum WhyCommand: Command {
       // looked up for those five only).
       let recent = try store.latestDeliveries(of: id, limit: 5)
       let reminder = try store.reminder(id: id)
-      // A learned request gone while logging stopped is explained, not unknown.
-      let pausedLearned =
-        id.hasPrefix(Planner.learnedPrefix) ? try LearnedPause.message(store) : nil
-      guard !requests.isEmpty || !recent.isEmpty || reminder != nil || pausedLearned != nil
+      // A learned request the last plan left out because logging stopped is explained, not
+      // unknown (a reminder you defined is never paused).
+      let paused =
+        reminder == nil && id.hasPrefix(Planner.learnedPrefix) && requests.isEmpty
+        ? try LearnedPause.message(store) : nil
+      guard !requests.isEmpty || !recent.isEmpty || reminder != nil || paused != nil
       else {
         throw HistoryCommand.unknown(
           id, known: pending.map(\.id) + (try store.reminders().map(\.id)))
@@ -67,10 +69,6 @@ enum WhyCommand: Command {
       } else {
         members.append(("reminder", .null))
       }
-      // A learned request gone while logging stopped: say why it makes no request now.
-      let paused =
-        reminder == nil && requests.allSatisfy({ $0.origin == .learned })
-        ? try LearnedPause.message(store) : nil
       if let paused {
         lines.append("\(id) makes no request now. Paused: \(paused) (the nightly plan decided).")
       }
