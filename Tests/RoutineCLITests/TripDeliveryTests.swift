@@ -162,3 +162,31 @@ struct TripDeliveryTests {
     #expect(agenda.hasPrefix("Sat 2026-05-30 09:00 +02:00  Tax return is due"), "\(agenda)")
   }
 }
+
+extension TripDeliveryTests {
+  /// Issue 30: after a trip, `history` shows New York's firings at New York's wall-clock time
+  /// with their offset, not at Berlin's reading of the instant; home firings stay as they were.
+  @Test func historyAfterATripShowsFiringsOnTheClockTheyFiredBy() throws {
+    let sandbox = sandbox("Europe/Berlin", now: "2026-03-19T12:00:00Z")
+    #expect(sandbox.run("reminders", "add", "--text", "Stretch", "--at", "07:00").status == 0)
+    #expect(run(sandbox, at: "2026-03-20T06:00:30Z", "deliver").stdout.contains("Stretch"))
+    #expect(
+      run(sandbox, at: "2026-03-20T12:00:00Z", "settings", "--time-zone", "America/New_York")
+        .status == 0)
+    #expect(run(sandbox, at: "2026-03-21T11:00:30Z", "deliver").stdout.contains("Stretch"))
+    #expect(
+      run(sandbox, at: "2026-03-22T12:00:00Z", "settings", "--time-zone", "Europe/Berlin").status
+        == 0)
+    let text = run(sandbox, at: "2026-03-22T13:00:00Z", "history", "--from", "2026-03-19")
+    let lines = text.stdout.split(separator: "\n").map(String.init)
+    let home = try #require(lines.first { $0.contains("2026-03-20") })
+    let away = try #require(lines.first { $0.contains("2026-03-21") })
+    #expect(home.hasPrefix("Fri 2026-03-20 07:00  "), "\(text.stdout)")
+    #expect(away.hasPrefix("Sat 2026-03-21 07:00 -04:00  "), "\(text.stdout)")
+    // The columns stay aligned: both lines' labels start in the same place.
+    #expect(home.range(of: "delivered")?.lowerBound.utf16Offset(in: home)
+      == away.range(of: "delivered")?.lowerBound.utf16Offset(in: away))
+    let stamps = history(sandbox, at: "2026-03-22T13:00:00Z").compactMap { $0["at"] as? String }
+    #expect(stamps == ["2026-03-20T07:00:00+01:00", "2026-03-21T07:00:00-04:00"])
+  }
+}

@@ -14,6 +14,9 @@ struct HistoryEntry {
   var at: Int64
   var requestID: String
   var occurrence: Int64
+  /// For a delivery of a wall-clock trigger, or an answer to one: the local date and time it
+  /// fired by.
+  var slot: FiringSlot?
   var title: String
   /// delivered, missed, suppressed, cancelled, failed, sending; the action; cancelled/restored.
   var what: String
@@ -39,6 +42,7 @@ struct HistoryEntry {
     at = record.occurrence.at + Int64(record.attempt) * Int64(Reminder.alarmInterval) * 60
     requestID = record.occurrence.requestID
     occurrence = record.occurrence.at
+    slot = record.occurrence.slot
     title = record.request.title
     what = record.outcome.rawValue
     late = record.isLate
@@ -74,9 +78,9 @@ struct HistoryEntry {
 
   func json(zone: Zone) -> JSON {
     var members: [(String, JSON)] = [
-      ("type", .string(kind.rawValue)), ("at", .string(TimeArgument.stamp(at, zone).iso8601)),
+      ("type", .string(kind.rawValue)), ("at", .string(shown(at, zone: zone).stamp.iso8601)),
       ("id", .string(requestID)),
-      ("occurrence", .string(TimeArgument.stamp(occurrence, zone).iso8601)),
+      ("occurrence", .string(shown(occurrence, zone: zone).stamp.iso8601)),
     ]
     switch kind {
     case .delivery:
@@ -108,9 +112,29 @@ struct HistoryEntry {
     }
   }
 
-  /// `Sat 2026-11-21 06:50`, or with seconds when they are not zero.
+  /// `instant` as the person saw it. A firing of a wall-clock trigger happened on the clock of
+  /// the zone it fired in, which after a trip is not today's: its slot and instant give that
+  /// zone's offset, and it is shown there (`elsewhere`), so that New York's 07:00 does not read
+  /// as Berlin's 13:00. Instants without a slot (alerts, answers) are shown in `zone`.
+  func shown(_ instant: Int64, zone: Zone) -> (stamp: Timestamp, elsewhere: Bool) {
+    let here = TimeArgument.stamp(instant, zone)
+    guard let slot, WallClock.instant(on: slot.date, at: slot.time, in: zone) != occurrence
+    else { return (here, false) }
+    let offset = slot.localSeconds - occurrence
+    // A slot's time can lie in a clock change's gap in the zone it fired in, which shifts the
+    // derived offset by the gap; anything past the widest real offsets is no offset at all.
+    guard abs(offset) <= 18 * 3600, offset != Int64(here.utcOffsetSeconds) else {
+      return (here, false)
+    }
+    return (Timestamp(secondsSince1970: instant, utcOffsetSeconds: Int32(offset)), true)
+  }
+
+  /// `Sat 2026-11-21 06:50`, or with seconds when they are not zero; a firing in another zone
+  /// than `zone` carries its offset (`Thu 2026-03-26 08:00 -04:00`).
   func stamp(zone: Zone) -> String {
-    EventFormatting.localDateTime(TimeArgument.stamp(at, zone))
+    let (stamp, elsewhere) = shown(at, zone: zone)
+    let text = EventFormatting.localDateTime(stamp)
+    return elsewhere ? "\(text) \(stamp.offsetText)" : text
   }
 
   /// `Sat 2026-11-21 06:50  delivered   reminder-5  Do Stretch (late)`.
@@ -134,7 +158,10 @@ struct HistoryEntry {
       if !notes.isEmpty { detail += " (\(notes.joined(separator: "; ")))" }
     case .answer:
       label = "answered"
-      let firing = EventFormatting.localDateTime(TimeArgument.stamp(occurrence, zone))
+      let (firingStamp, elsewhere) = shown(occurrence, zone: zone)
+      let firing =
+        EventFormatting.localDateTime(firingStamp)
+        + (elsewhere ? " \(firingStamp.offsetText)" : "")
       detail = "'\(TerminalText.escaped(what))' to the firing of \(firing)"
       if let reason { detail += ": \(TerminalText.escaped(reason))" }
       if isUndone { detail += " (undone: the event it logged was removed)" }

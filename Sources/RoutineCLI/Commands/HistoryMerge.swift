@@ -50,8 +50,12 @@ struct HistoryMerge {
       },
       Source { () throws -> (HistoryEntry, Int64)? in
         while let answer = try answers.next() {
-          let entry = HistoryEntry(answer)
+          var entry = HistoryEntry(answer)
           if keep?(entry.requestID) == false { continue }
+          // An answer is shown on the clock of the firing it answers (after a trip, with that
+          // zone's offset): answers are few, one lookup each.
+          entry.slot = try store.latestDelivery(
+            requestID: answer.occurrence.requestID, occurrence: answer.occurrence.at)?.occurrence.slot
           return (entry, entry.at)
         }
         return nil
