@@ -1,4 +1,5 @@
 import Foundation
+import RoutineCore
 import Testing
 
 @testable import RoutineCLI
@@ -30,7 +31,8 @@ struct CompletionDeclarationTests {
     for command in ["show", "edit", "remove", "enable", "disable", "restore"] {
       #expect(argument("reminders \(command)") == .reminder, "reminders \(command)")
     }
-    #expect(argument("respond") == .reminder)
+    #expect(argument("respond") == .notification)
+    #expect(parser.command(named: "respond")?.arguments.last?.completes == .action)
     #expect(argument("log") == .kind)
     #expect(argument("import") == .file)
     #expect(option("events", "event") == .kind)
@@ -55,6 +57,38 @@ struct CompleteCommandTests {
     #expect(sandbox.run("__complete", "reminders").stdout == "reminder-1\n")
     #expect(sandbox.run("__complete", "habits").stdout == "Stretch\n")
     #expect(sandbox.run("__complete", "tasks").stdout == "Taxes\n")
+  }
+
+  /// `respond`'s notification ids: reminders' own, the pending ones (learned ones too) and those
+  /// delivered in the last two days; its actions are those of the notification named before.
+  @Test func respondIsOfferedItsNotificationsAndTheirActions() throws {
+    let sandbox = Sandbox(now: "2026-04-27T04:00:00Z", zone: "Europe/Berlin")
+    let sample = EndToEndTests.data.appendingPathComponent("sample.csv").path
+    #expect(sandbox.run("import", sample).status == 0)
+    #expect(sandbox.run("plan").status == 0)
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "05:00").status == 0)
+    #expect(sandbox.run("deliver", "--now", "2026-04-27T03:00:30Z").status == 0)
+    let ids = sandbox.run("__complete", "notifications").stdout.split(separator: "\n").map(
+      String.init)
+    #expect(ids.first == "reminder-1")
+    let learned = try #require(ids.first { $0.hasPrefix("routine_WakeUp") }, "\(ids)")
+    #expect(Set(ids).count == ids.count)
+    let pending = sandbox.run("pending").stdout
+    #expect(pending.contains(learned))
+    // A learned wake-up reminder's buttons, in its category's order, then open.
+    let actions = sandbox.run("__complete", "actions", learned).stdout
+    let category =
+      try #require(
+        sandbox.run("pending", "--json").json["requests"] as? [[String: Any]]
+      ).first { $0["id"] as? String == learned }?["category"] as? String
+    let expected = NotificationCategory.all.first { $0.id.rawValue == category }?.actionIDs
+    #expect(actions.split(separator: "\n").map(String.init) == expected)
+    // Without a store or an id, every action there is, each once.
+    let every = Sandbox().run("__complete", "actions").stdout.split(separator: "\n")
+    #expect(Set(every).count == every.count && every.contains("steady") && every.contains("onit"))
+    #expect(
+      sandbox.run("__complete", "actions", "no-such-id").stdout.split(separator: "\n").count
+        == every.count)
   }
 
   @Test func withoutAStoreNothingIsPrintedAndNoStoreIsCreated() {
@@ -118,7 +152,14 @@ struct ShellCompletionTests {
       words: ["routine", "status", "--format", ""],
       expected: ["polybar", "text", "tmux", "waybar"],
       exact: true),
-    Case(words: ["routine", "respond", ""], expected: ["reminder-1"], exact: true),
+    Case(words: ["routine", "respond", ""], expected: ["reminder-1", "reminder-1-weekday-2"]),
+    // The actions of the notification named before: an activity reminder's, not NoAlc's levels.
+    Case(
+      words: ["routine", "respond", "reminder-1-weekday-2", ""],
+      expected: ["done", "snooze", "dismiss", "open"], exact: true),
+    Case(
+      words: ["routine", "respond", "--occurrence", "07:00", "reminder-1", "sn"],
+      expected: ["snooze"], exact: true),
     Case(words: ["routine", "reminders", "show", ""], expected: ["reminder-1"], exact: true),
     Case(words: ["routine", "log", "Wa"], expected: ["Wake Up", "Water"], exact: true),
     Case(words: ["routine", "--tz", "Europe/Ber"], expected: ["Europe/Berlin"], exact: true),

@@ -184,8 +184,9 @@ extension TripDeliveryTests {
     #expect(home.hasPrefix("Fri 2026-03-20 07:00  "), "\(text.stdout)")
     #expect(away.hasPrefix("Sat 2026-03-21 07:00 -04:00  "), "\(text.stdout)")
     // The columns stay aligned: both lines' labels start in the same place.
-    #expect(home.range(of: "delivered")?.lowerBound.utf16Offset(in: home)
-      == away.range(of: "delivered")?.lowerBound.utf16Offset(in: away))
+    #expect(
+      home.range(of: "delivered")?.lowerBound.utf16Offset(in: home)
+        == away.range(of: "delivered")?.lowerBound.utf16Offset(in: away))
     let stamps = history(sandbox, at: "2026-03-22T13:00:00Z").compactMap { $0["at"] as? String }
     #expect(stamps == ["2026-03-20T07:00:00+01:00", "2026-03-21T07:00:00-04:00"])
   }

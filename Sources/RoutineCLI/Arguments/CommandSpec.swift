@@ -3,6 +3,12 @@
 public enum CompletionSource: String, Sendable, Hashable, CaseIterable {
   /// A reminder's id (`reminder-3`).
   case reminder = "reminders"
+  /// What `respond` answers: a notification's id (pending or delivered lately, learned ones
+  /// too) or a reminder's id.
+  case notification = "notifications"
+  /// The actions of the notification named by the argument before (every action when it names
+  /// none the store knows).
+  case action = "actions"
   /// An event kind as stored ("Wake Up").
   case kind = "kinds"
   /// A habit's name.

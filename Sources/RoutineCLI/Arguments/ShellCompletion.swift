@@ -134,10 +134,11 @@ public enum ShellCompletion {
         esac
       }
       # Walks words 1 to $1-1 of _routine_words: sets _routine_cmd (the command, with its
-      # subcommand), _routine_nargs (the arguments before the cursor) and _routine_store (--store).
+      # subcommand), _routine_nargs (the arguments before the cursor), _routine_before (the last
+      # of them) and _routine_store (--store).
       _routine_walk() {
         local i=1 w
-        _routine_cmd='' _routine_nargs=0 _routine_store='' 
+        _routine_cmd='' _routine_nargs=0 _routine_store='' _routine_before=''
         local ended=''
         while (( i < $1 )); do
           w=${_routine_words[i]}
@@ -163,6 +164,7 @@ public enum ShellCompletion {
             _routine_cmd="$_routine_cmd $w"
           else
             (( _routine_nargs++ ))
+            _routine_before=$w
           fi
           (( i++ ))
         done
@@ -191,7 +193,7 @@ public enum ShellCompletion {
       local quote=''
       if [[ $prefix == \\"* || $prefix == \\'* ]]; then quote=${prefix:0:1}; prefix=${prefix:1}; fi
       prefix=${prefix//\\\\/}
-      mapfile -t lines < <(routine ${_routine_store:+"--store=$_routine_store"} __complete "$1" 2>/dev/null)
+      mapfile -t lines < <(routine ${_routine_store:+"--store=$_routine_store"} __complete "$1" ${_routine_before:+"$_routine_before"} 2>/dev/null)
       for value in "${lines[@]}"; do
         [[ $value == "$prefix"* ]] || continue
         if [[ -n $quote ]]; then
@@ -212,7 +214,7 @@ public enum ShellCompletion {
     _routine() {
       local cur=${COMP_WORDS[COMP_CWORD]} prev='' option=''
       local -a _routine_words=("${COMP_WORDS[@]}")
-      local _routine_cmd _routine_nargs _routine_store
+      local _routine_cmd _routine_nargs _routine_store _routine_before
       COMPREPLY=()
       (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
       # --name VALUE, --name=VALUE (split at '=' by bash: '--name' '=' 'VALUE').
@@ -277,7 +279,7 @@ public enum ShellCompletion {
       case $source in
         -|flag|'') ;;
         files) _files ;;
-        *) compadd -- ${(f)"$(routine ${_routine_store:+"--store=$_routine_store"} __complete $source 2>/dev/null)"} ;;
+        *) compadd -- ${(f)"$(routine ${_routine_store:+"--store=$_routine_store"} __complete $source ${_routine_before:+"$_routine_before"} 2>/dev/null)"} ;;
       esac
     }
     _routine() {
@@ -285,7 +287,7 @@ public enum ShellCompletion {
       # The walk counts as bash does, from the first word after 'routine' (zsh's words[2]).
       local -a _routine_words
       _routine_words=("${(@)words[2,CURRENT]}")
-      local _routine_cmd _routine_nargs _routine_store
+      local _routine_cmd _routine_nargs _routine_store _routine_before
       _routine_walk $(( CURRENT - 1 ))
       if [[ $cur == --*=* ]]; then
         option=${cur%%=*}
@@ -375,6 +377,7 @@ public enum ShellCompletion {
           set -l cur (commandline -ct)
           set -l cmd ''
           set -l nargs 0
+          set -l before ''
           set -l store ''
           set -l ended ''
           set -l i 2
@@ -397,6 +400,7 @@ public enum ShellCompletion {
                   set cmd "$cmd $w"
               else
                   set nargs (math $nargs + 1)
+                  set before $w
               end
               set i (math $i + 1)
           end
@@ -439,6 +443,7 @@ public enum ShellCompletion {
                   __fish_complete_path (string replace -- "$prefix" '' $cur)
               case '*'
                   set -l arguments __complete $source
+                  test -n "$before"; and set arguments $arguments $before
                   test -n "$store"; and set arguments --store $store $arguments
                   for value in (routine $arguments 2>/dev/null)
                       echo $prefix$value

@@ -55,7 +55,8 @@ struct HistoryMerge {
           // An answer is shown on the clock of the firing it answers (after a trip, with that
           // zone's offset): answers are few, one lookup each.
           entry.slot = try store.latestDelivery(
-            requestID: answer.occurrence.requestID, occurrence: answer.occurrence.at)?.occurrence.slot
+            requestID: answer.occurrence.requestID, occurrence: answer.occurrence.at)?.occurrence
+            .slot
           return (entry, entry.at)
         }
         return nil

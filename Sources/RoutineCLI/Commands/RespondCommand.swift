@@ -18,8 +18,9 @@ enum RespondCommand: Command {
       ArgumentSpec(
         "ID",
         "The notification's identifier (as 'routine pending' lists it), or a reminder's id (its firing delivered last, or the one at --occurrence).",
-        completes: .reminder),
-      ArgumentSpec("ACTION", "One of the actions its category offers, or open."),
+        completes: .notification),
+      ArgumentSpec(
+        "ACTION", "One of the actions its category offers, or open.", completes: .action),
     ],
     options: [occurrence.spec])
 
