@@ -7,17 +7,35 @@ enum PendingCommand: Command {
   static let spec = CommandSpec(
     name: "pending",
     summary: "List the pending notification requests with their next fire time.",
-    discussion: "Ordered by next fire time; requests that will not fire again come last.")
+    discussion: """
+      Ordered by next fire time; requests that will not fire again come last. One-time
+      requests that are over (fired, or a day past) are left out unless --all asks.
+      """,
+    options: [all])
+
+  /// `--all`.
+  static let all = OptionSpec.flag(
+    "all", "List the one-time requests that are over too (fired, or a day past).")
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
-    let (pending, zone, skips, pausedMessage) = try context.reading { store, settings, zone in
+    let showAll = context.arguments.flag(all)
+    let (pending, zone, skips, pausedMessage, hidden) = try context.reading {
+      store, settings, zone in
       let clock = context.clockStyle(settings)
-      let requests = try store?.pendingRequests(clock: clock) ?? []
+      var requests = try store?.pendingRequests(clock: clock) ?? []
+      var hidden = 0
+      if !showAll {
+        let before = requests.count
+        requests = try requests.filter {
+          try !UsedUp.isOver([$0], store: store, now: now, zone: zone)
+        }
+        hidden = before - requests.count
+      }
       return (
         requests, zone,
         try Skips(store: store, requests: requests, now: now, zone: zone, clock: clock),
-        try LearnedPause.message(store)
+        try LearnedPause.message(store), hidden
       )
     }
     let firings = pending.map { ($0, $0.trigger.nextFiring(after: now, in: zone)) }
@@ -49,6 +67,13 @@ enum PendingCommand: Command {
         ])
         .serialized())
       return .ok
+    }
+    defer {
+      if hidden > 0, !context.isJSON {
+        context.output.line(
+          "\(counted(hidden, "one-time request")) over, not shown ('routine pending --all' lists \(hidden == 1 ? "it" : "them"))."
+        )
+      }
     }
     guard !requests.isEmpty else {
       context.output.line(

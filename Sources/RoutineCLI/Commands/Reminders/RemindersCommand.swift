@@ -15,15 +15,25 @@ enum RemindersCommand: Command {
     summary: "List the reminders you defined: activity, your own text, habits and tasks.",
     discussion: """
       Each reminder with what it is about, when it fires, whether it repeats, and its next
-      firing (and whether that one is skipped). docs/reminders.md explains every kind.
+      firing (and whether that one is skipped). One-time reminders that are over (fired, or a
+      task's after its due time) are left out unless --all asks. docs/reminders.md explains
+      every kind.
       """,
+    options: [all],
     subcommands: subcommands.map { $0.spec })
+
+  /// `--all`.
+  static let all = OptionSpec.flag(
+    "all", "List the used-up one-time reminders too (fired, or a task's past its due time).")
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
     return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
-      let rows = try listing(store: store, now: now, zone: zone, clock: clock)
+      var rows = try listing(store: store, now: now, zone: zone, clock: clock)
+      let over = try usedUp(rows, store: store, now: now, zone: zone, clock: clock)
+      let hidden = context.arguments.flag(all) ? 0 : over.count
+      if hidden > 0 { rows.removeAll { over.contains($0.0.id) } }
       let records = settings.adapts ? try store?.adaptations() ?? [:] : [:]
       let learned = try store?.requests().filter { $0.origin == .learned } ?? []
       if context.isJSON {
@@ -35,6 +45,7 @@ enum RemindersCommand: Command {
             ("nextFire", .optional(row.4.map { TimeArgument.stamp($0, zone).iso8601 })),
             ("nextSkipped", .optional(row.5)), ("cancelled", .integer(row.6)),
             ("adaptation", records[row.0.id].map(WhyCommand.json) ?? .null),
+            ("usedUp", .bool(over.contains(row.0.id))),
           ]
           list.append(.object(members))
         }
@@ -54,9 +65,14 @@ enum RemindersCommand: Command {
           ])
         return .ok
       }
-      defer { showLearned(learned, records: records, zone: zone, context: context) }
+      defer {
+        if hidden > 0 { context.output.line(UsedUp.footnote(hidden, command: "reminders")) }
+        showLearned(learned, records: records, zone: zone, context: context)
+      }
       guard !rows.isEmpty else {
-        context.output.line("No reminders yet: 'routine reminders add' defines one.")
+        if hidden == 0 {
+          context.output.line("No reminders yet: 'routine reminders add' defines one.")
+        }
         return .ok
       }
       let idWidth = rows.map(\.0.id.count).max() ?? 0
@@ -73,6 +89,8 @@ enum RemindersCommand: Command {
         } else if let next = row.4 {
           line += "next \(EventFormatting.localDateTime(TimeArgument.stamp(next, zone)))"
           if let reason = row.5 { line += " (skipped: \(TerminalText.escaped(reason)))" }
+        } else if over.contains(row.0.id) {
+          line += "used up"
         } else {
           line += "no further firing"
         }
@@ -84,6 +102,23 @@ enum RemindersCommand: Command {
       }
       return .ok
     }
+  }
+
+  /// The ids of the rows' one-time reminders that are over (``UsedUp``).
+  static func usedUp(
+    _ rows: [Row], store: EventStore?, now: Int64, zone: Zone, clock: ClockStyle
+  ) throws -> Set<String> {
+    // Only enabled one-time reminders without a next firing can be: their requests are made
+    // again here, a few, rather than kept for every row of a long listing.
+    let candidates = rows.filter { $0.0.isEnabled && $0.4 == nil && $0.3 == "one-time" }.map(\.0)
+    guard !candidates.isEmpty else { return [] }
+    let requests = ReminderPlanner(clock: clock).requests(
+      for: candidates, habits: try store?.habits() ?? [], tasks: try store?.tasks() ?? [])
+    let byReminder = Dictionary(grouping: requests) { $0.metadata?.reminderID ?? "" }
+    return Set(
+      try candidates.filter {
+        try UsedUp.isOver(byReminder[$0.id] ?? [], store: store, now: now, zone: zone)
+      }.map(\.id))
   }
 
   /// One learned reminder: its key, its kind and when its requests fire.

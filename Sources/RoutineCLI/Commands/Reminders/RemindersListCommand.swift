@@ -5,7 +5,8 @@ import RoutineStore
 /// `routine reminders list`: the same as `routine reminders`.
 enum RemindersListCommand: Command {
   static let spec = CommandSpec(
-    name: "reminders list", summary: "The same as 'routine reminders': list your reminders.")
+    name: "reminders list", summary: "The same as 'routine reminders': list your reminders.",
+    options: [RemindersCommand.all])
 
   static func run(_ context: Context) throws -> ExitCode { try RemindersCommand.run(context) }
 }
