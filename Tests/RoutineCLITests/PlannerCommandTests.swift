@@ -50,6 +50,29 @@ struct PlannerCommandTests {
     #expect(trigger["minute"] as? Int == 37)
   }
 
+  /// Issue 30: a night on which only the requests' words changed (here the locale's time
+  /// format) writes a few lines, counting them, while the JSON still lists each one.
+  @Test func aNightWithOnlyNewWordsIsQuietAndTheJSONStillHasEveryRequest() throws {
+    let sandbox = planned()
+    #expect(sandbox.run("settings", "--locale", "en_US").status == 0)
+    #expect(sandbox.run("plan").status == 0)
+    #expect(sandbox.run("settings", "--locale", "de_DE").status == 0)
+    let dry = sandbox.run("plan", "--dry-run", "--json").json
+    let replaced = try #require(dry["replaced"] as? [[String: Any]])
+    #expect(replaced.count > 30)
+    let lines = sandbox.run("plan").stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count <= 4, "\(lines)")
+    #expect(!lines.contains { $0.contains("replaced") })
+    #expect(
+      lines.contains(
+        "  reworded  \(replaced.count) requests at the same times (new confidence or reason)"))
+    // A new time is still listed, one line each.
+    #expect(sandbox.run("settings", "--lead", "10").status == 0)
+    let moved = sandbox.run("plan").stdout.split(separator: "\n")
+    let all = replaced.count + (dry["kept"] as? [Any] ?? []).count
+    #expect(moved.filter { $0.hasPrefix("  replaced  routine_") }.count == all)
+  }
+
   @Test func pendingHasTheDocumentedShapeAndOrder() throws {
     let sandbox = planned()
     _ = sandbox.run("plan")

@@ -132,14 +132,26 @@ enum PlanCommand: Command {
         + " (confidence above \(JSON.format(settings.threshold)), "
         + "\(settings.leadMinutes) min ahead, \(ZoneNames.display(zone)))\(dryRun ? ", dry run: nothing changed" : ""):"
     )
+    // A request whose time and title stay and whose words alone changed (its confidence and
+    // reason move a little every night) is counted, not listed: a nightly plan's log says what
+    // changed for the person, in a few lines (the JSON has every request).
+    let (changed, reworded) = change.replaced.reduce(
+      into: ([NotificationRequest](), 0)
+    ) { result, pair in
+      if pair.old.trigger == pair.new.trigger && pair.old.title == pair.new.title {
+        result.1 += 1
+      } else {
+        result.0.append(pair.new)
+      }
+    }
     let width = max(
-      (change.added + change.replaced.map(\.new)).map(\.id.count).max() ?? 0,
+      (change.added + changed).map(\.id.count).max() ?? 0,
       change.removed.map(\.id.count).max() ?? 0, outcome.adapted.map(\.key.count).max() ?? 0)
     // "would replace" is the longest label; the columns after it line up in both modes.
     let labelWidth = dryRun ? 15 : 10
     // Triggers as wide as the widest shown ("Mon/Wed/Fri 18:19"), two spaces after.
     let triggerWidth =
-      (change.added + change.replaced.map(\.new)).map {
+      (change.added + changed).map {
         RequestFormatting.trigger($0.trigger, in: zone).count
       }.max().map { $0 + 2 } ?? 0
     func line(_ label: String, _ request: NotificationRequest, detail: Bool = true) {
@@ -154,9 +166,15 @@ enum PlanCommand: Command {
           : text.trimmingTrailingSpaces)
     }
     for request in change.added { line(dryRun ? "would add" : "added", request) }
-    for pair in change.replaced { line(dryRun ? "would replace" : "replaced", pair.new) }
+    for request in changed { line(dryRun ? "would replace" : "replaced", request) }
     for request in change.removed {
       line(dryRun ? "would remove" : "removed", request, detail: false)
+    }
+    if reworded > 0 {
+      output.line(
+        "  \(HelpFormatter.padded(dryRun ? "would reword" : "reworded", to: labelWidth))"
+          + "\(counted(reworded, "request")) at the same \(reworded == 1 ? "time" : "times")"
+          + " (new confidence or reason)")
     }
     output.line(
       "  \(HelpFormatter.padded("kept", to: labelWidth))\(counted(change.kept.count, "request")) "
