@@ -339,3 +339,53 @@ extension DefinitionsTests {
     #expect(fired.map { $0["occurrence"] as? String } == ["2026-05-04T09:30:00+05:30"])
   }
 }
+
+/// Issue 30: a task reminder's text says the real time left at its firing, which a clock change
+/// between the firing and the due time shortens or lengthens.
+struct TaskTextAtAClockChangeTests {
+  func delivered(due: String, before: String, at now: String) throws -> String {
+    let sandbox = Sandbox(now: "2026-03-20T12:00:00+01:00", zone: "Europe/Berlin")
+    #expect(sandbox.run("settings", "--time-zone", "Europe/Berlin").status == 0)
+    #expect(sandbox.run("tasks", "add", "Flight", "--due", due).status == 0)
+    #expect(sandbox.run("reminders", "add", "--task", "Flight", "--before", before).status == 0)
+    let result = sandbox.run("deliver", "--now", now)
+    let line = try #require(result.stdout.split(separator: "\n").first)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    return try #require(json["body"] as? String)
+  }
+
+  @Test func anHourBeforeADueTimeJustAfterTheSpringGapIsHalfAnHour() throws {
+    // 60 minutes before 03:30 is 02:30, which does not exist: it fires at 03:00 (01:00Z).
+    let body = try delivered(due: "2026-03-29 03:30", before: "1h", at: "2026-03-29T01:00:30Z")
+    #expect(body == "Due Sun 2026-03-29 03:30 (in 30 minutes).")
+  }
+
+  @Test func anHourBeforeADueTimeAfterTheRepeatedHourIsTwoHours() throws {
+    // 02:00 before 03:00 on the night clocks go back: the first 02:00 (00:00Z), 03:00 is 02:00Z.
+    let body = try delivered(due: "2026-10-25 03:00", before: "1h", at: "2026-10-25T00:00:30Z")
+    #expect(body == "Due Sun 2026-10-25 03:00 (in 2 hours).")
+  }
+
+  @Test func onAnOrdinaryDayAndForWholeDaysTheLeadIsAsGiven() throws {
+    #expect(
+      try delivered(due: "2026-03-27 12:00", before: "90m", at: "2026-03-27T09:30:30Z")
+        == "Due Fri 2026-03-27 12:00 (in 90 minutes).")
+    // A day before 09:00 Monday is 09:00 Sunday, 23 real hours across the change: "1 day".
+    #expect(
+      try delivered(due: "2026-03-30 09:00", before: "1d", at: "2026-03-29T07:00:30Z")
+        == "Due Mon 2026-03-30 09:00 (in 1 day).")
+  }
+}
+
+extension TaskTextAtAClockChangeTests {
+  /// The first delivery run of a store, just after a spring-forward gap, delivers the firing
+  /// the gap moved to 03:00: 15 minutes back on the wall clock (02:45) passes over its 02:30.
+  @Test func aFirstRunJustAfterTheGapDeliversTheFiringTheGapMoved() throws {
+    let sandbox = Sandbox(now: "2026-03-20T12:00:00+01:00", zone: "Europe/Berlin")
+    #expect(sandbox.run("settings", "--time-zone", "Europe/Berlin").status == 0)
+    #expect(sandbox.run("reminders", "add", "--text", "Pills", "--at", "02:30").status == 0)
+    #expect(sandbox.run("deliver", "--now", "2026-03-29T01:00:30Z").stdout.contains("Pills"))
+    #expect(sandbox.run("deliver", "--now", "2026-03-29T01:01:30Z").stdout.isEmpty)
+  }
+}

@@ -23,7 +23,7 @@ enum PendingCommand: Command {
     let (pending, zone, skips, pausedMessage, hidden) = try context.reading {
       store, settings, zone in
       let clock = context.clockStyle(settings)
-      var requests = try store?.pendingRequests(clock: clock) ?? []
+      var requests = try store?.pendingRequests(clock: clock, zone: zone) ?? []
       var hidden = 0
       if !showAll {
         let before = requests.count

@@ -67,7 +67,7 @@ struct Deliverer {
       let zone = try context.userTimeZone(settings)
       let clock = context.clockStyle(settings)
       let policy = DeliveryPolicy(graceMinutes: settings.graceMinutes)
-      let requests = try store.pendingRequests(clock: clock)
+      let requests = try store.pendingRequests(clock: clock, zone: zone)
       let checked = try Deliverer.watermark(store, in: zone)
       var due = policy.due(requests, checked: checked, now: now, in: zone)
       // Unanswered alarms ring again (unless their act was logged since: FiringFactsReader).

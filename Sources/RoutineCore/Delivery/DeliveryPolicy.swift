@@ -224,8 +224,14 @@ public struct DeliveryPolicy: Sendable {
     _ requests: [NotificationRequest], checked: DeliveryWatermark?, now: Int64, in zone: Zone
   ) -> [DueOccurrence] {
     let nowLocal = now + zone.offset(at: now)
+    // The grace period back on the wall clock, or what the clock read that long ago when that is
+    // earlier: a first run at 03:00:30 on a spring-forward night must still see the 02:30 slot
+    // that fired at 03:00, though 02:45 is where 15 minutes back on the wall clock lands.
+    let graceAgo = now - graceSeconds
     let lowLocal = max(
-      min(checked?.localSeconds ?? nowLocal, nowLocal - graceSeconds),
+      min(
+        checked?.localSeconds ?? nowLocal, nowLocal - graceSeconds,
+        graceAgo + zone.offset(at: graceAgo)),
       nowLocal - DeliveryPolicy.horizonSeconds)
     return DeliveryPolicy.due(
       requests, afterSlot: lowLocal, afterInstant: start(checkedUntil: checked?.instant, now: now),

@@ -7,10 +7,15 @@
 public struct ReminderPlanner: Sendable {
   /// How times are written in texts.
   public var clock: ClockStyle
+  /// The user's zone, when the texts are to be delivered: a task reminder's "in 90 minutes" is
+  /// then the real time left at its firing, which a clock change between the two shortens or
+  /// lengthens. Without it, the lead as given.
+  public var zone: Zone?
 
-  /// A planner writing times in `clock`'s style.
-  public init(clock: ClockStyle) {
+  /// A planner writing times in `clock`'s style, and real leads in `zone` when given.
+  public init(clock: ClockStyle, zone: Zone? = nil) {
     self.clock = clock
+    self.zone = zone
   }
 
   /// Why a reminder yields no request.
@@ -238,16 +243,37 @@ public struct ReminderPlanner: Sendable {
         " (\(Timestamp(secondsSince1970: 0, utcOffsetSeconds: $0).offsetText))"
       }
       ?? ""
+    let trigger = due.trigger(minutesBefore: minutes)
     let body =
-      "Due \(due.date.weekdayName) \(due.date) \(clock.format(due.time))\(offset) (\(ReminderPlanner.lead(minutes)))."
+      "Due \(due.date.weekdayName) \(due.date) \(clock.format(due.time))\(offset) (\(ReminderPlanner.lead(realMinutes(before: due, firing: trigger) ?? minutes)))."
     return [
       request(
         reminder, id: reminder.id, category: .taskReminder,
         title: reminder.title ?? "\(task.name.name) is due", body: reminder.message ?? body,
-        trigger: due.trigger(minutesBefore: minutes),
+        trigger: trigger,
         metadata: RequestMetadata(
           eventKind: task.name.name, link: RequestMetadata.Link(id: task.id, name: task.name.name)))
     ]
+  }
+
+  /// The minutes from a wall-clock firing to a wall-clock due time as they will pass in
+  /// ``zone``, when a clock change between the two makes them differ from the lead: 60 minutes
+  /// before 03:30 on a spring-forward night fire at 03:00 (the 02:30 that does not exist), 30
+  /// real minutes ahead. `nil` without a zone, for a pinned due time (its lead is real already),
+  /// and for whole days, which are counted on the calendar ("in 1 day" from 09:00 Sunday to
+  /// 09:00 Monday, 23 or 25 hours across a change).
+  private func realMinutes(before due: DueTime, firing trigger: Trigger) -> Int? {
+    guard let zone, due.pinnedOffset == nil, case .local(let date, let time) = trigger else {
+      return nil
+    }
+    let dueAt = WallClock.instant(on: due.date, at: due.time, in: zone)
+    let fires = WallClock.instant(on: date, at: time, in: zone)
+    let minutes = floorDiv(Int(dueAt - fires), 60)
+    let given = Int(
+      (WallClock.localSeconds(on: due.date, at: due.time)
+        - WallClock.localSeconds(on: date, at: time))
+        / 60)
+    return given % 1440 == 0 ? nil : max(0, minutes)
   }
 
   /// "in 1 hour", "in 1 day", "in 90 minutes".

@@ -17,11 +17,12 @@ public struct LoggingEffects: Sendable {
 extension EventStore {
   /// Every pending request: the stored ones (learned, snooze and outlier alerts) and those of
   /// the reminders people defined (derived from their definitions), ordered by identifier.
-  public func pendingRequests(clock: ClockStyle, adapted: Bool = true) throws
+  /// With `zone`, texts that count time say the real time left (``ReminderPlanner/zone``).
+  public func pendingRequests(clock: ClockStyle, zone: Zone? = nil, adapted: Bool = true) throws
     -> [NotificationRequest]
   {
     try read {
-      let derived = ReminderPlanner(clock: clock).requests(
+      let derived = ReminderPlanner(clock: clock, zone: zone).requests(
         for: try reminders(), habits: try habits(), tasks: try tasks(),
         adaptations: adapted ? try adaptationsInForce() : [:])
       return (try requests() + derived).sorted { $0.id < $1.id }
