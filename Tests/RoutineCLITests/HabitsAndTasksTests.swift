@@ -389,3 +389,33 @@ extension TaskTextAtAClockChangeTests {
     #expect(sandbox.run("deliver", "--now", "2026-03-29T01:01:30Z").stdout.isEmpty)
   }
 }
+
+/// Issue 30: `tasks` and `habits` list in columns, whatever the names' lengths.
+struct AlignedListingTests {
+  func column(of word: String, in lines: [Substring]) -> Set<Int> {
+    Set(
+      lines.compactMap { line in
+        line.range(of: word).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+      })
+  }
+
+  @Test func tasksAndHabitsLineUpTheirColumns() {
+    let sandbox = Sandbox(now: "2026-05-01T08:00:00+02:00", zone: "Europe/Berlin")
+    for arguments in [
+      ["tasks", "add", "Tax return", "--due", "2026-05-08 17:00"],
+      ["tasks", "add", "Bins", "--due", "2026-05-02 07:00"],
+      ["reminders", "add", "--task", "Bins", "--before", "1h"],
+      ["tasks", "done", "Tax return"],
+      ["habits", "add", "Stretch", "--window", "07:00-08:00"],
+      ["habits", "add", "Read a long book", "--days", "mon,wed"],
+    ] {
+      #expect(sandbox.run(arguments).status == 0, "\(arguments)")
+    }
+    let tasks = sandbox.run("tasks").stdout.split(separator: "\n")
+    #expect(tasks.count == 2)
+    #expect(column(of: "due ", in: tasks).count == 1, "\(tasks)")
+    #expect(column(of: "open", in: tasks).union(column(of: "done ", in: tasks)).count == 1)
+    let habits = sandbox.run("habits").stdout.split(separator: "\n")
+    #expect(column(of: "strength", in: habits).count == 1, "\(habits)")
+  }
+}

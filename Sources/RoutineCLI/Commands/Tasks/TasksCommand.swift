@@ -32,12 +32,29 @@ enum TasksCommand: Command {
       context.output.line("No tasks yet: 'routine tasks add NAME --due TIME' defines one.")
       return .ok
     }
-    for task in tasks {
-      let linked = reminders.filter { $0.link == task.id }.map(\.id)
+    // Columns as 'habits' and 'reminders' have them: id, name (a long one runs over), due date,
+    // whether done, its reminders.
+    var linked: [String: [String]] = [:]
+    for reminder in reminders {
+      if let link = reminder.link { linked[link, default: []].append(reminder.id) }
+    }
+    let idWidth = tasks.map(\.id.count).max() ?? 0
+    let nameWidth = min(tasks.map { TerminalText.escaped($0.name.name).count }.max() ?? 0, 24)
+    let dues = tasks.map { "due \(TasksCommand.text($0.due))" }
+    let dueWidth = dues.map(\.count).max() ?? 0
+    let states = tasks.map { task in
+      task.doneAt.map { "done \(EventFormatting.localDateTime($0))" } ?? "open"
+    }
+    let stateWidth = states.map(\.count).max() ?? 0
+    for (index, task) in tasks.enumerated() {
+      let ids = linked[task.id] ?? []
       context.output.line(
-        "  \(task.id)  \(TerminalText.escaped(task.name.name))  due \(TasksCommand.text(task.due))"
-          + (task.doneAt.map { "  done \(EventFormatting.localDateTime($0))" } ?? "")
-          + (linked.isEmpty ? "" : "  reminders: \(linked.joined(separator: ", "))"))
+        ("  " + HelpFormatter.padded(task.id, to: idWidth + 2)
+          + HelpFormatter.padded(TerminalText.escaped(task.name.name), to: nameWidth + 2)
+          + HelpFormatter.padded(dues[index], to: dueWidth + 2)
+          + HelpFormatter.padded(states[index], to: stateWidth + 2)
+          + (ids.isEmpty ? "" : "reminders: \(ids.joined(separator: ", "))")).trimmingTrailingSpaces
+      )
     }
     return .ok
   }
