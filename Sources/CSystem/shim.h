@@ -6,3 +6,10 @@
 #include <sys/inotify.h>
 #include <sys/vfs.h>
 #endif
+
+// The size of a terminal, for the pager (ioctl is variadic, which Swift cannot call).
+#include <sys/ioctl.h>
+static inline int routine_terminal_rows(int fd) {
+  struct winsize size;
+  return ioctl(fd, TIOCGWINSZ, &size) == 0 ? (int)size.ws_row : 0;
+}

@@ -36,7 +36,7 @@ public enum RoutineCLI {
   ) -> Int32 {
     defer { errors.flush() }
     let status = dispatch(arguments, environment: environment, output: output, errors: errors)
-    output.flush()
+    output.finish()
     // A result that could not be written is a failure, whatever the command thought.
     if let failure = output.failure, !output.isFailureReported {
       errors.line("error: cannot write the output: \(failure)")

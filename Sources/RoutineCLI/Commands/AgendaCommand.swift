@@ -13,7 +13,7 @@ enum AgendaCommand: Command {
       be at most \(Agenda.maximumDays) days after the start (a longer range is a usage error).
       Firings are printed as they are worked out, not collected first.
       """,
-    options: [from.spec, to.spec])
+    options: [from.spec, to.spec] + ListingOptions.specs)
 
   /// `--from TIME`.
   static let from = RangeOptions.from.describing(
@@ -26,6 +26,7 @@ enum AgendaCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.requireNow()
+    try ListingOptions.apply(context)
     let (requests, zone, skips) = try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let requests = try store?.pendingRequests(clock: clock) ?? []
@@ -63,10 +64,11 @@ enum AgendaCommand: Command {
     while let item = items.next() {
       let stamp = RequestFormatting.stamp(item.at, zone)
       var line =
-        "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))  "
+        context.output.paint(
+          "\(EventFormatting.localDateTime(stamp)) \(stamp.iso8601.suffix(6))", .bold) + "  "
         + (words[item.request.id] ?? "")
       if let reason = skips.reason(item.request, at: item.firing) {
-        line += " (skipped: \(TerminalText.escaped(reason)))"
+        line += context.output.paint(" (skipped: \(TerminalText.escaped(reason)))", .yellow)
       }
       context.output.line(line)
       count += 1

@@ -14,7 +14,7 @@ enum HistoryCommand: Command {
       the cancellations still ahead. The range defaults to the 7 days before now; --from is
       inclusive, --to exclusive.
       """,
-    options: [from.spec, to.spec, id.spec])
+    options: [from.spec, to.spec, id.spec] + ListingOptions.specs)
 
   /// `--from TIME`.
   static let from = RangeOptions.from.describing(
@@ -31,6 +31,7 @@ enum HistoryCommand: Command {
     let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
     let only = context.arguments.text(id)
     let output = context.output
+    try ListingOptions.apply(context)
     return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       let from =
@@ -99,7 +100,9 @@ enum HistoryCommand: Command {
       }
       var printing = try entries()
       while let entry = try printing?.next() {
-        output.line(entry.text(zone: zone, clock: clock, idWidth: width, stampWidth: stampWidth))
+        output.line(
+          entry.text(
+            zone: zone, clock: clock, idWidth: width, stampWidth: stampWidth, output: output))
       }
       return .ok
     }

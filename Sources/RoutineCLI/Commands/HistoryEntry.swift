@@ -104,6 +104,20 @@ struct HistoryEntry {
     return .object(members)
   }
 
+  /// The colour of the entry's label: what reached the person green, what did not red, what
+  /// was skipped for them yellow.
+  var color: Paint? {
+    switch (kind, what) {
+    case (.answer, _): .green
+    case (.delivery, "delivered"): late ? .yellow : .green
+    case (.delivery, "missed"), (.delivery, "failed"): .red
+    case (.delivery, "skipped"), (.delivery, "suppressed"), (.delivery, "cancelled"),
+      (.cancellation, "will skip"):
+      .yellow
+    default: nil
+    }
+  }
+
   /// The minutes after the firing its act came, for an outcome that has them.
   static func minutes(_ outcome: FiringOutcome?) -> Int? {
     switch outcome {
@@ -138,7 +152,9 @@ struct HistoryEntry {
   }
 
   /// `Sat 2026-11-21 06:50  delivered   reminder-5  Do Stretch (late)`.
-  func text(zone: Zone, clock: ClockStyle, idWidth: Int, stampWidth: Int) -> String {
+  func text(
+    zone: Zone, clock: ClockStyle, idWidth: Int, stampWidth: Int, output: Output? = nil
+  ) -> String {
     let stamp = HelpFormatter.padded(self.stamp(zone: zone), to: stampWidth)
     var label: String
     var detail: String
@@ -174,7 +190,8 @@ struct HistoryEntry {
         }
           ?? "")
     }
-    return "\(stamp)  \(HelpFormatter.padded(label, to: 17))"
+    let paint = output.map { $0.paint(HelpFormatter.padded(label, to: 17), color) }
+    return "\(stamp)  \(paint ?? HelpFormatter.padded(label, to: 17))"
       + "\(HelpFormatter.padded(TerminalText.escaped(requestID), to: idWidth + 2))\(detail)"
   }
 }

@@ -11,7 +11,7 @@ enum PendingCommand: Command {
       Ordered by next fire time; requests that will not fire again come last. One-time
       requests that are over (fired, or a day past) are left out unless --all asks.
       """,
-    options: [all])
+    options: [all] + ListingOptions.specs)
 
   /// `--all`.
   static let all = OptionSpec.flag(
@@ -20,6 +20,7 @@ enum PendingCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
     let showAll = context.arguments.flag(all)
+    try ListingOptions.apply(context)
     let (pending, zone, skips, pausedMessage, hidden) = try context.reading {
       store, settings, zone in
       let clock = context.clockStyle(settings)
@@ -100,7 +101,7 @@ enum PendingCommand: Command {
         + HelpFormatter.padded(trigger, to: triggerWidth)
         + HelpFormatter.padded(when, to: whenWidth) + TerminalText.escaped(request.title)
       if let reason = skipped(request, next) {
-        line += " (skipped: \(TerminalText.escaped(reason)))"
+        line += context.output.paint(" (skipped: \(TerminalText.escaped(reason)))", .yellow)
       }
       context.output.line(line)
     }

@@ -19,7 +19,7 @@ enum RemindersCommand: Command {
       task's after its due time) are left out unless --all asks. docs/reminders.md explains
       every kind.
       """,
-    options: [all],
+    options: [all] + ListingOptions.specs,
     subcommands: subcommands.map { $0.spec })
 
   /// `--all`.
@@ -28,6 +28,8 @@ enum RemindersCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let now = try context.nowSeconds()
+    try ListingOptions.apply(context)
+    let paint = context.output.paint
     return try context.reading { store, settings, zone in
       let clock = context.clockStyle(settings)
       var rows = try listing(store: store, now: now, zone: zone, clock: clock)
@@ -85,12 +87,14 @@ enum RemindersCommand: Command {
           + HelpFormatter.padded(row.2, to: scheduleWidth + 2)
           + HelpFormatter.padded(row.3, to: 11)
         if !row.0.isEnabled {
-          line += "disabled"
+          line += paint("disabled", .dim)
         } else if let next = row.4 {
           line += "next \(EventFormatting.localDateTime(TimeArgument.stamp(next, zone)))"
-          if let reason = row.5 { line += " (skipped: \(TerminalText.escaped(reason)))" }
+          if let reason = row.5 {
+            line += paint(" (skipped: \(TerminalText.escaped(reason)))", .yellow)
+          }
         } else if over.contains(row.0.id) {
-          line += "used up"
+          line += paint("used up", .dim)
         } else {
           line += "no further firing"
         }

@@ -6,7 +6,7 @@ import RoutineStore
 enum RemindersListCommand: Command {
   static let spec = CommandSpec(
     name: "reminders list", summary: "The same as 'routine reminders': list your reminders.",
-    options: [RemindersCommand.all])
+    options: [RemindersCommand.all] + ListingOptions.specs)
 
   static func run(_ context: Context) throws -> ExitCode { try RemindersCommand.run(context) }
 }
