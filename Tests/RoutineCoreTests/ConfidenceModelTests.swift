@@ -275,3 +275,30 @@ import Testing
     #expect(moved.outliers.map(\.kind.name) == stayed.outliers.map(\.kind.name))
   }
 }
+
+/// Issue 30, boundaries: each weight of the shipped model points the way its evidence must, so
+/// that a refit which flips one (a fit on a few odd logs) fails here before it ships.
+struct ConfidenceWeightSignTests {
+  /// Each feature, and whether more of it must raise (+1) or lower (-1) a confidence.
+  static let expected: [String: Double] = [
+    // A routine with no track record is worth less than one whose record is even.
+    "no record": -1,
+    // Days that agree, forecasts that came true, and both blended: evidence for.
+    "held out": 1, "pooled record": 1, "blended": 1,
+    // Hits no better than events at random times: evidence against.
+    "unclaimed": -1,
+    // A slot only the last four weeks show, not the last week: less sure.
+    "long look-back": -1,
+    // Both look-backs showing the slot: more sure.
+    "agrees": 1,
+  ]
+
+  @Test func everyWeightHasTheSignOfItsEvidence() {
+    let model = ConfidenceModel.shipped
+    #expect(model.weights.count == ConfidenceFeatures.names.count)
+    #expect(Set(Self.expected.keys) == Set(ConfidenceFeatures.names))
+    for (name, weight) in zip(ConfidenceFeatures.names, model.weights) {
+      #expect(weight * Self.expected[name]! > 0, "\(name): \(weight)")
+    }
+  }
+}

@@ -195,9 +195,12 @@ public struct DeliveryPolicy: Sendable {
   /// delivered nor recorded.
   public static let horizonSeconds: Int64 = 7 * 86_400
 
-  /// A policy with the grace period `graceMinutes`.
+  /// A policy with the grace period `graceMinutes`. A grace period under a minute (0, the
+  /// setting's lower bound) is a minute: a firing that a run within its minute delivers is on
+  /// time (``lateAfterSeconds``), so it cannot be missed either; with 0, cron's run 20 seconds
+  /// after 06:46 recorded the 06:46 reminder missed, "0 minutes late".
   public init(graceMinutes: Int) {
-    graceSeconds = Int64(graceMinutes) * 60
+    graceSeconds = max(Int64(graceMinutes) * 60, DeliveryPolicy.lateAfterSeconds)
   }
 
   /// Where a run starts looking: the grace period back, or further, to the last run's
