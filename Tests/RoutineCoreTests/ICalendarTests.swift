@@ -179,13 +179,17 @@ private func daily(_ hour: Int, _ minute: Int) -> Trigger {
         == nil)
   }
 
+  /// The override's RECURRENCE-ID is the instant RFC 5545 reads the gap's 02:30 as (with the
+  /// offset before the gap), in UTC, since libical reads a wall-clock 02:30 there with the offset
+  /// after it; its DTSTART the end of the gap, in UTC.
   @Test(arguments: [
-    ("Europe/Berlin", 2, 30, "20260329T023000", "20260329T030000"),
-    ("America/New_York", 2, 30, "20260308T023000", "20260308T030000"),
-    ("Australia/Lord_Howe", 2, 15, "20261004T021500", "20261004T023000"),
+    ("Europe/Berlin", 2, 30, "20260329T013000Z", "20260329T010000Z", 3),
+    ("America/New_York", 2, 30, "20260308T073000Z", "20260308T070000Z", 2),
+    ("Australia/Lord_Howe", 2, 15, "20261003T154500Z", "20261003T153000Z", 2),
   ])
   func aTimeInAGapGetsAnOverrideAtTheEndOfTheGap(
-    _ name: String, _ hour: Int, _ minute: Int, _ nominal: String, _ fires: String
+    _ name: String, _ hour: Int, _ minute: Int, _ nominal: String, _ fires: String,
+    _ count: Int
   ) {
     let zone = zone(name)
     let export = ICalendarExport(
@@ -193,25 +197,53 @@ private func daily(_ hour: Int, _ minute: Int) -> Trigger {
     let document = export.document(for: [request("r", daily(hour, minute))])
     expectValidStructure(document)
     let all = events(document)
-    #expect(all.count == 2)
+    // Berlin's 02:30 also exists twice in October: a second override.
+    #expect(all.count == count)
     #expect(all.first?.contains("RRULE:FREQ=DAILY;COUNT=366") == true)
-    let override = all.last ?? []
-    #expect(override.contains("RECURRENCE-ID;TZID=\(name):\(nominal)"))
-    #expect(override.contains("DTSTART;TZID=\(name):\(fires)"))
+    let override = all.first { $0.contains("RECURRENCE-ID:\(nominal)") } ?? []
+    #expect(override.contains("DTSTART:\(fires)"))
     #expect(override.contains("UID:r@routine"))
     #expect(override.contains("SUMMARY:Pills"))
   }
 
-  @Test func aTimeThatRepeatsNeedsNoOverrideAndZonesWithoutChangesNone() {
-    for name in ["Europe/Berlin", "America/New_York", "Asia/Kolkata"] {
-      let export = ICalendarExport(zone: zone(name), now: now, from: now, to: now + 366 * 86_400)
-      // 01:30 repeats in New York, 02:30 in Berlin: both readers and routine take the first.
-      let document = export.document(for: [
-        request("a", daily(1, 30)), request("b", daily(2, 45), title: "Other"),
-      ])
-      let overrides = events(document).filter { $0.contains { $0.hasPrefix("RECURRENCE-ID") } }
-      #expect(overrides.count == (name == "Asia/Kolkata" ? 0 : 1), "\(name)")
+  /// libical and khal read a repeated wall-clock time as the second of the two: an override
+  /// named by the wall-clock time (each reader finds its own recurrence by it) starts at the
+  /// first, in UTC.
+  @Test(arguments: [
+    ("Europe/Berlin", "TZID=Europe/Berlin:20261025T024500", "20261025T004500Z"),
+    ("America/New_York", "TZID=America/New_York:20261101T013000", "20261101T053000Z"),
+    ("Asia/Kolkata", nil, nil),
+  ])
+  func aTimeThatRepeatsGetsAnOverrideAtTheFirstOfTheTwo(
+    _ name: String, _ nominal: String?, _ fires: String?
+  ) {
+    let export = ICalendarExport(zone: zone(name), now: now, from: now, to: now + 366 * 86_400)
+    // 01:30 repeats in New York, 02:45 in Berlin (where it is also in the spring gap); 02:45 is
+    // in New York's gap.
+    let document = export.document(for: [
+      request("a", daily(1, 30)), request("b", daily(2, 45), title: "Other"),
+    ])
+    let overrides = events(document).filter { $0.contains { $0.hasPrefix("RECURRENCE-ID") } }
+    #expect(overrides.count == (nominal == nil ? 0 : 2), "\(name)")
+    if let nominal, let fires {
+      let repeated = overrides.first { $0.contains("RECURRENCE-ID;\(nominal)") }
+      #expect(repeated?.contains("DTSTART:\(fires)") == true, "\(overrides)")
     }
+  }
+
+  @Test func aOneTimeFiringAtARepeatedTimeIsWrittenInUTC() {
+    let zone = zone("Europe/Berlin")
+    // 02:30 on 2026-10-25 fires at the first of the two, 02:30 CEST: 00:30 UTC.
+    let trigger = Trigger.local(
+      LocalDate(year: 2026, month: 10, day: 25)!, TimeOfDay(parsing: "02:30")!)
+    let export = ICalendarExport(zone: zone, now: now, from: now, to: now + 366 * 86_400)
+    let document = export.document(for: [request("once", trigger)]).text
+    #expect(document.contains("DTSTART:20261025T003000Z\r\n"))
+    // A day later, the same time exists once: a wall-clock time.
+    let later = Trigger.local(
+      LocalDate(year: 2026, month: 10, day: 26)!, TimeOfDay(parsing: "02:30")!)
+    let other = export.document(for: [request("once", later)]).text
+    #expect(other.contains("DTSTART;TZID=Europe/Berlin:20261026T023000\r\n"))
   }
 
   @Test func overridesReachTheHorizonWithoutAnEnd() {
@@ -220,9 +252,11 @@ private func daily(_ hour: Int, _ minute: Int) -> Trigger {
     let all = events(document)
     #expect(all.first?.contains("RRULE:FREQ=DAILY") == true)
     // 2026 to 2030, and March 2031 is past the five years from 2026-03-01.
+    // A gap and a repeated hour each year.
     let ids = all.compactMap { $0.first { $0.hasPrefix("RECURRENCE-ID") } }
     #expect(
-      ids.map { String($0.suffix(15).prefix(4)) } == ["2026", "2027", "2028", "2029", "2030"])
+      ids.map { String($0.split(separator: ":").last!.prefix(4)) }
+        == ["2026", "2026", "2027", "2027", "2028", "2028", "2029", "2029", "2030", "2030"])
   }
 
   @Test func skippedFiringsAreExdatesOnTheirWallClockTime() {

@@ -56,7 +56,8 @@ public struct ICalendarWriter: Sendable {
   /// `text` escaped as an RFC 5545 TEXT value: backslash, semicolon and comma behind a
   /// backslash, each line break (LF, CR or CRLF) as `\n`. Other control characters, which a TEXT
   /// value may not hold (RFC 5545, 3.3.11), become U+FFFD so that something shows where they
-  /// were; a tab stays.
+  /// were; a tab stays. Bidirectional formatting characters are dropped (``BidiControls``): a
+  /// calendar shows text as it is.
   public static func escaped(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
@@ -71,6 +72,7 @@ public struct ICalendarWriter: Sendable {
       case "\n": if !previousWasCR { result += "\\n" }
       case "\t": result.unicodeScalars.append(scalar)
       default:
+        if BidiControls.contains(scalar) { continue }
         if scalar.value < 0x20 || scalar.value == 0x7F {
           result += "\u{FFFD}"
         } else {

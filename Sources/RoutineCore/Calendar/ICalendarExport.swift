@@ -13,9 +13,11 @@ import Foundation
 /// - A one-time trigger is a single DTSTART: a wall-clock one at the wall-clock time it fires
 ///   (03:00, not the 02:30 that does not exist), an instant in UTC.
 /// - A wall-clock time in a daylight-saving gap fires at the end of the gap (docs/time.md), but
-///   RFC 5545 reads it with the offset before the gap (02:30 as 03:30): each such day up to the
-///   end (or ``horizon`` when there is none) gets an override (RECURRENCE-ID the nominal time,
-///   DTSTART the instant it fires). A repeated time is the first of the two for both.
+///   RFC 5545 reads it with the offset before the gap (02:30 as 03:30), and a repeated time
+///   fires at the first of the two, which libical and khal read as the second: each such day up
+///   to the end (or ``horizon`` when there is none) gets an override (RECURRENCE-ID the nominal
+///   time, in UTC in a gap; DTSTART in UTC, the instant it fires). A one-time firing at a
+///   repeated time is written in UTC.
 /// - Firings known to be skipped (``excluded``) are EXDATEs on their nominal wall-clock time.
 public struct ICalendarExport: Sendable {
   /// The user's zone: every wall-clock time is in it.
@@ -78,10 +80,10 @@ public struct ICalendarExport: Sendable {
     if !isUTC {
       VTimeZone.write(zone, from: from, to: max(end, from), transitions: transitions, into: &writer)
     }
-    let gaps = transitions.filter { $0.at >= from && $0.at < end && $0.gap != nil }
+    let changes = transitions.filter { $0.offsetAfter != $0.offsetBefore }
     let days = ZoneDays(zone, from: from, to: max(end, from + 1))
     for request in requests where request.origin == .learned || request.origin == .reminder {
-      event(request, gaps: gaps, days: days, into: &writer)
+      event(request, changes: changes, days: days, into: &writer)
     }
     writer.end("VCALENDAR")
     return writer
@@ -90,7 +92,7 @@ public struct ICalendarExport: Sendable {
   // MARK: Events
 
   private func event(
-    _ request: NotificationRequest, gaps: [ZoneTransition], days: ZoneDays,
+    _ request: NotificationRequest, changes: [ZoneTransition], days: ZoneDays,
     into writer: inout ICalendarWriter
   ) {
     // Firings at or before the instant a reminder was defined or changed are not due.
@@ -104,29 +106,32 @@ public struct ICalendarExport: Sendable {
     case .local(let date, let time):
       let at = WallClock.instant(on: date, at: time, in: zone)
       guard inRange(at), !skipped.contains(at) else { return }
-      single(request, at: at, into: &writer)
+      single(request, at: at, changes: changes, into: &writer)
     case .calendar(let calendar):
       guard let first = calendar.nextFiring(after: start - 1, in: zone), inRange(first.at)
       else { return }
       guard calendar.repeats else {
-        if !skipped.contains(first.at) { single(request, at: first.at, into: &writer) }
+        if !skipped.contains(first.at) {
+          single(request, at: first.at, changes: changes, into: &writer)
+        }
         return
       }
       guard let rule = ICalendarExport.rule(calendar), let slot = first.slot else {
-        listed(request, from: first.at, days: days, skipped: skipped, into: &writer)
+        listed(
+          request, from: first.at, days: days, skipped: skipped, changes: changes, into: &writer)
         return
       }
       series(
-        request, calendar: calendar, rule: rule, first: first, slot: slot, gaps: gaps,
+        request, calendar: calendar, rule: rule, first: first, slot: slot, changes: changes,
         days: days, skipped: skipped, into: &writer)
     }
   }
 
   /// A repeating trigger as an RRULE, its skipped firings as EXDATEs and its firings in
-  /// daylight-saving gaps as overrides.
+  /// daylight-saving gaps and repeated hours as overrides.
   private func series(
     _ request: NotificationRequest, calendar: CalendarTrigger, rule: String, first: Firing,
-    slot: FiringSlot, gaps: [ZoneTransition], days: ZoneDays, skipped: Set<Int64>,
+    slot: FiringSlot, changes: [ZoneTransition], days: ZoneDays, skipped: Set<Int64>,
     into writer: inout ICalendarWriter
   ) {
     var rule = rule
@@ -147,25 +152,46 @@ public struct ICalendarExport: Sendable {
       else { return nil }
       return slot.localSeconds
     }
-    for local in exdates.sorted() { time("EXDATE", local: local, into: &writer) }
+    for local in exdates.sorted() {
+      if let change = changes.first(where: { $0.gap?.contains(local) == true }) {
+        // In UTC, as the override's RECURRENCE-ID below: libical reads a time in a gap with the
+        // offset after it, and would not find the firing to leave out.
+        writer.property("EXDATE", ICalendarTime.utc(local - change.offsetBefore))
+      } else {
+        time("EXDATE", local: local, into: &writer)
+      }
+    }
     body(request, into: &writer)
     writer.end("VEVENT")
 
-    for gap in gaps {
-      guard let range = gap.gap, gap.at >= first.at else { continue }
-      // The dates whose wall clock the gap covers (one, or two when it spans midnight).
+    for change in changes where change.at >= max(from, first.at) && change.at < end {
+      guard let range = change.gap ?? change.repeated else { continue }
+      // The dates whose wall clock the change covers (one, or two when it spans midnight).
       for day in floorDiv(
         Int(range.lowerBound), 86_400)...floorDiv(Int(range.upperBound - 1), 86_400)
       {
         let date = LocalDate(daysSince1970: day)
         let nominal = WallClock.localSeconds(on: date, at: calendar.time)
-        guard range.contains(nominal), calendar.matches(date), !skipped.contains(gap.at),
-          to.map({ gap.at < $0 }) ?? true
+        guard range.contains(nominal), calendar.matches(date) else { continue }
+        // routine fires a time in a gap at the gap's end, a repeated time at its first instant.
+        let fires = change.gap != nil ? change.at : nominal - change.offsetBefore
+        guard fires >= first.at, !skipped.contains(fires), to.map({ fires < $0 }) ?? true
         else { continue }
         writer.begin("VEVENT")
         common(request, into: &writer)
-        time("RECURRENCE-ID", local: nominal, into: &writer)
-        start(gap.at + gap.offsetAfter, into: &writer)
+        if change.gap != nil {
+          // RFC 5545 reads the series' 02:30 in a gap with the offset before it (03:30), and so
+          // do libical's and Python's expansions of the RRULE; but libical reads an explicit
+          // 02:30 with the offset after it (libical/libical#1402). Named by its instant in UTC,
+          // the recurrence is the same one for every reader.
+          writer.property("RECURRENCE-ID", ICalendarTime.utc(nominal - change.offsetBefore))
+        } else {
+          // Readers disagree on which of the two 01:30s the series holds (RFC 5545 and Python:
+          // the first; libical and khal: the second), but each names this recurrence as it
+          // reads the series, so the wall-clock name finds it in all of them.
+          time("RECURRENCE-ID", local: nominal, into: &writer)
+        }
+        writer.property("DTSTART", ICalendarTime.utc(fires))
         body(request, into: &writer)
         writer.end("VEVENT")
       }
@@ -176,7 +202,7 @@ public struct ICalendarExport: Sendable {
   /// firings up to the end as RDATEs.
   private func listed(
     _ request: NotificationRequest, from first: Int64, days: ZoneDays, skipped: Set<Int64>,
-    into writer: inout ICalendarWriter
+    changes: [ZoneTransition], into writer: inout ICalendarWriter
   ) {
     let firings = request.trigger.firings(from: first, to: end, days: days).filter {
       !skipped.contains($0.at)
@@ -184,20 +210,22 @@ public struct ICalendarExport: Sendable {
     guard let head = firings.first else { return }
     writer.begin("VEVENT")
     common(request, into: &writer)
-    start(head.at + zone.offset(at: head.at), into: &writer)
+    instant("DTSTART", head.at, changes: changes, into: &writer)
     for firing in firings.dropFirst() {
-      time("RDATE", local: firing.at + zone.offset(at: firing.at), into: &writer)
+      instant("RDATE", firing.at, changes: changes, into: &writer)
     }
     body(request, into: &writer)
     writer.end("VEVENT")
   }
 
   /// A request that fires once, at `at`, written as the wall-clock time it fires.
-  private func single(_ request: NotificationRequest, at: Int64, into writer: inout ICalendarWriter)
-  {
+  private func single(
+    _ request: NotificationRequest, at: Int64, changes: [ZoneTransition],
+    into writer: inout ICalendarWriter
+  ) {
     writer.begin("VEVENT")
     common(request, into: &writer)
-    start(at + zone.offset(at: at), into: &writer)
+    instant("DTSTART", at, changes: changes, into: &writer)
     body(request, into: &writer)
     writer.end("VEVENT")
   }
@@ -220,6 +248,19 @@ public struct ICalendarExport: Sendable {
 
   private func start(_ local: Int64, into writer: inout ICalendarWriter) {
     time("DTSTART", local: local, into: &writer)
+  }
+
+  /// The instant `at` as the wall-clock time it is, or in UTC when that time exists twice
+  /// (readers differ on which of the two a wall-clock time names).
+  private func instant(
+    _ name: String, _ at: Int64, changes: [ZoneTransition], into writer: inout ICalendarWriter
+  ) {
+    let local = at + zone.offset(at: at)
+    if changes.contains(where: { $0.repeated?.contains(local) == true }) {
+      writer.property(name, ICalendarTime.utc(at))
+    } else {
+      time(name, local: local, into: &writer)
+    }
   }
 
   /// `NAME;TZID=zone:local`, or in UTC for UTC.

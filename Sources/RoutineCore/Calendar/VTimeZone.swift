@@ -30,6 +30,12 @@ public struct ZoneTransition: Hashable, Sendable {
   public var gap: Range<Int64>? {
     offsetAfter > offsetBefore ? (at + offsetBefore)..<(at + offsetAfter) : nil
   }
+
+  /// The wall-clock times that exist twice (`[start, end)`, naive local seconds), when the
+  /// clock goes back; `nil` when it jumps forward.
+  public var repeated: Range<Int64>? {
+    offsetAfter < offsetBefore ? (at + offsetAfter)..<(at + offsetBefore) : nil
+  }
 }
 
 extension Zone {
