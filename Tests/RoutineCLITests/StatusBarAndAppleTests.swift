@@ -1,5 +1,8 @@
 import Foundation
+import RoutineCore
 import Testing
+
+@testable import RoutineCLI
 
 /// `status --format waybar|polybar|tmux` and `export --format apple-json`: what other programs
 /// read from routine.
@@ -128,5 +131,49 @@ struct StatusBarAndAppleTests {
     #expect(mode == 0o600)
     let clobber = box.run("export", "--format", "apple-json", "--out", box.storePath)
     #expect(clobber.status == 64)
+  }
+}
+
+/// Bidirectional formatting characters from a kind's name or a reminder's text (a right-to-left
+/// override shows the rest of the line backwards) are dropped wherever text is shown as it is:
+/// every status format, the report, the calendar, a desktop notification.
+struct BidirectionalMarksTests {
+  static let marked = "\u{202E}Tea\u{202C} \u{2067}time\u{2069}\u{200F}\u{200E}\u{061C}"
+
+  static func hasMarks(_ text: String) -> Bool {
+    text.unicodeScalars.contains { BidiControls.contains($0) }
+  }
+
+  @Test func everyShownFormatDropsThem() throws {
+    let box = Sandbox(now: "2026-04-27T08:00:00+02:00")
+    #expect(box.run("reminders", "add", "--text", Self.marked, "--at", "08:10").status == 0)
+    #expect(box.run("log", "Coffee\u{202E}", "--at", "07:00").status == 0)
+    for format in ["text", "polybar", "tmux", "waybar"] {
+      let line = box.run("status", "--format", format)
+      #expect(line.status == 0)
+      #expect(!Self.hasMarks(line.stdout), "\(format): \(line.stdout.debugDescription)")
+      #expect(line.stdout.contains("08:10 Tea time"), "\(format)")
+    }
+    let calendar = box.run("export", "--format", "ics")
+    #expect(!Self.hasMarks(calendar.stdout))
+    #expect(calendar.stdout.contains("SUMMARY:Tea time\r\n"))
+    let report = box.run("report")
+    #expect(!Self.hasMarks(report.stdout))
+    #expect(report.stdout.contains("Tea time"))
+    // A terminal listing shows them, escaped, rather than applying them.
+    let listing = box.run("reminders").stdout
+    #expect(!Self.hasMarks(listing) && listing.contains("\\u{202E}Tea"))
+  }
+
+  @Test func aDesktopNotificationDropsThem() {
+    let notification = DeliveredNotification(
+      id: "r", occurrence: Timestamp(secondsSince1970: 0, utcOffsetSeconds: 0), attempt: 0,
+      category: .routineReminder, title: Self.marked, body: Self.marked + " <b>",
+      actions: [NotificationCategory.done],
+      isLate: false, isAlarm: false)
+    let arguments = NotifySendSink.arguments(notification)
+    #expect(!arguments.contains(where: Self.hasMarks), "\(arguments)")
+    #expect(arguments.suffix(2) == ["Tea time", "Tea time &lt;b&gt;"])
+    #expect(arguments.contains("--action=done=Done"))
   }
 }

@@ -146,11 +146,15 @@ enum StatusCommand: Command {
       .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
   }
 
-  /// A status bar shows one line: control characters (a line break in a title) become spaces.
+  /// A status bar shows one line: control characters (a line break in a title) become spaces,
+  /// and bidirectional formatting characters, which a bar would apply to the text around them,
+  /// are dropped.
   static func oneLine(_ text: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars where !BidiControls.contains(scalar) {
+      scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+    }
+    return String(scalars)
   }
 }
 

@@ -165,11 +165,17 @@ struct NotifySendSink: NotificationSink {
     var arguments = ["--app-name=routine", "--wait"]
     arguments.append(notification.isAlarm ? "--urgency=critical" : "--urgency=normal")
     if notification.isAlarm { arguments.append("--hint=string:sound-name:alarm-clock-elapsed") }
-    for action in notification.actions { arguments.append("--action=\(action.id)=\(action.title)") }
+    // A desktop shows text as it is: bidirectional formatting characters from a kind's name
+    // would reorder it (BidiControls).
+    for action in notification.actions {
+      arguments.append("--action=\(action.id)=\(BidiControls.removed(from: action.title))")
+    }
     // The body may be read as markup by the daemon; the summary is plain text.
-    let body = notification.body.replacingOccurrences(of: "&", with: "&amp;")
-      .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    return arguments + ["--", notification.title, body]
+    let body = BidiControls.removed(from: notification.body).replacingOccurrences(
+      of: "&", with: "&amp;"
+    )
+    .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    return arguments + ["--", BidiControls.removed(from: notification.title), body]
   }
 
   func deliver(_ notification: DeliveredNotification) throws -> String? {
