@@ -102,13 +102,89 @@ struct ReportTests {
     #expect(page.contains("80% <span class=\"meter\" aria-hidden=\"true\">■■■■■■■■□□</span>"))
   }
 
-  @Test(arguments: [("23:55", 20.0, 2), ("00:05", 20.0, 2), ("12:00", 20.0, 1)])
-  func theSpreadWrapsAroundMidnight(time: String, spread: Double, bands: Int) {
-    let item = ReportRoutine(routine: Self.routine("Bed Time", at: time, spread: spread), days: [])
-    let svg = ReportTimeline(routine: item, title: "t").svg()
-    // The legend's swatch is a rect too.
-    #expect(svg.components(separatedBy: "<rect").count - 1 == bands + 1)
+  /// A routine near midnight is drawn on a night axis (noon to noon): its spread is one band,
+  /// not two pieces at the ends of the day.
+  @Test(arguments: [("23:55", 12 * 3600), ("00:05", 12 * 3600), ("12:00", 0), ("05:59", 12 * 3600)])
+  func theSpreadIsOneBandAroundTheRoutine(time: String, origin: Int) {
+    let item = ReportRoutine(routine: Self.routine("Bed Time", at: time, spread: 20), days: [])
+    let timeline = ReportTimeline(routine: item, title: "t")
+    #expect(timeline.axis.origin == origin)
+    let svg = timeline.svg()
+    // The paper and the legend's swatch are rects too.
+    #expect(svg.components(separatedBy: "<rect").count - 1 == 3)
     #expect(svg.contains("No weekdays in the range."))
+  }
+
+  /// Ten nights of a bedtime around midnight, one of them 135 minutes early.
+  static func bedtime() -> ReportRoutine {
+    let last = LocalDate(year: 2026, month: 4, day: 27)!
+    let days = (0..<10).reversed().map { back in
+      var marks = [
+        ReportMark(
+          time: TimeOfDay(parsing: back % 2 == 0 ? "23:50" : "00:10")!, outlierMinutes: nil)
+      ]
+      if back == 4 {
+        marks = [ReportMark(time: TimeOfDay(parsing: "21:43")!, outlierMinutes: -135)]
+      }
+      return ReportDay(date: last.adding(days: -back), marks: marks)
+    }
+    return ReportRoutine(routine: routine("Bed Time", at: "23:58", spread: 12), days: days)
+  }
+
+  @Test func aBedtimeAt2350IsDrawnBesideOneAt0010() {
+    let timeline = ReportTimeline(routine: Self.bedtime(), title: "t")
+    let before = timeline.x(TimeOfDay(parsing: "23:50")!.secondsSinceMidnight)
+    let after = timeline.x(TimeOfDay(parsing: "00:10")!.secondsSinceMidnight)
+    let plot = ReportTimeline.plotRight - ReportTimeline.plotLeft
+    // 20 minutes apart on an axis of a few hours, not 23 hours apart on one of 24.
+    #expect(after > before && after - before < plot / 6, "\(before) \(after)")
+    let axis = timeline.axis
+    #expect(axis.origin == 12 * 3600)
+    // Around the events and the outlier (21:43), with half an hour of room, in whole hours.
+    #expect(
+      axis.start == 9 * 3600 && axis.end == 13 * 3600 - 0 || axis.end - axis.start >= 6 * 3600)
+    #expect(axis.start <= 9 * 3600 + 43 * 60 - 1800 && axis.end >= 12 * 3600 + 10 * 60 + 1800)
+    #expect(axis.end - axis.start < 24 * 3600)
+    let svg = timeline.svg()
+    for label in ["22:00", "00:00"] { #expect(svg.contains(">\(label)</text>"), "\(label)") }
+    #expect(!svg.contains(">12:00</text>"))
+    // Every dot and the cross within the plot.
+    for cx in svg.components(separatedBy: "<circle cx=\"").dropFirst().map({
+      Double($0.prefix { $0 != "\"" })!
+    }).dropLast() {
+      #expect(cx >= ReportTimeline.plotLeft && cx <= ReportTimeline.plotRight, "\(cx)")
+    }
+  }
+
+  @Test func aDaytimeRoutineGetsSixHoursAroundIt() {
+    let day = LocalDate(year: 2026, month: 4, day: 27)!
+    let item = ReportRoutine(
+      routine: Self.routine("Lunch", at: "12:30", spread: 10),
+      days: [
+        ReportDay(
+          date: day, marks: [ReportMark(time: TimeOfDay(parsing: "12:35")!, outlierMinutes: nil)])
+      ])
+    let axis = ReportTimeline.Axis(item)
+    #expect(axis.origin == 0)
+    #expect(axis.end - axis.start == 6 * 3600)
+    #expect(axis.start <= 12 * 3600 && axis.end >= 13 * 3600)
+    // A routine at the start of the day still gets six hours, from midnight.
+    let early = ReportTimeline.Axis(
+      ReportRoutine(routine: Self.routine("Up", at: "06:10", spread: 5), days: []))
+    #expect(early.origin == 0 && early.start == 3 * 3600 && early.end == 9 * 3600)
+  }
+
+  @Test func bidirectionalMarksAreDroppedFromThePageAndTheSVG() {
+    let name = "\u{202E}Coffee\u{202C} \u{2067}x\u{2069}\u{200F}"
+    var routine = Self.routine("Tea", at: "09:00")
+    routine.kind = EventKind(name)!
+    let item = ReportRoutine(routine: routine, days: [])
+    let page = ReportPage.html(Self.model(routines: [item], daysLogged: 5))
+    let svg = ReportTimeline.document([item], emptyNote: "")
+    for text in [page, svg] {
+      #expect(!text.unicodeScalars.contains { BidiControls.contains($0) })
+    }
+    #expect(page.contains("Coffee x"))
   }
 
   @Test func verdictsTellHelpfulRemindersFromIgnoredOnes() {
@@ -177,6 +253,25 @@ struct ReportTests {
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
   }
 
+  /// A kind learned as two routines (Bed Time on weekdays at 22:54, at the weekend at 00:26)
+  /// fires under two keys, one request per weekday: the page gives it one row.
+  @Test func aLearnedRoutineIsOneRowWhateverItsRequests() throws {
+    let sandbox = Self.sandbox()
+    for now in [
+      "2026-04-27T22:55:00+02:00", "2026-04-28T22:55:00+02:00", "2026-05-02T00:27:00+02:00",
+    ] {
+      let delivered = sandbox.run("deliver", "--now", now)
+      #expect(delivered.status == 0, "\(delivered.stderr)")
+    }
+    let page = sandbox.run("report", "--now", "2026-05-03T08:00:00+02:00").stdout
+    let outcomes = try #require(page.components(separatedBy: "<section id=\"outcomes\">").last)
+      .components(separatedBy: "</section>")[0]
+    let rows = outcomes.components(separatedBy: "<tr>").filter { $0.contains("Time for Bed Time") }
+    #expect(rows.count == 1, "\(rows)")
+    #expect(rows.first?.contains("<code>routine_BedTime, routine_BedTime-2</code>") == true)
+    #expect(rows.first?.contains("<td data-label=\"Delivered\">3</td>") == true, "\(rows)")
+  }
+
   @Test func outSVGWritesTheTimelinesAlone() throws {
     let sandbox = Self.sandbox()
     let path = sandbox.directory.appendingPathComponent("report.svg").path
@@ -228,7 +323,8 @@ struct ReportBrowserTests {
     #expect(dom.status == 0)
     #expect(dom.stdout.contains("<h2>Next 7 days</h2>"))
     #expect(dom.stdout.contains("Wake Up"))
-    for line in dom.stderr.split(separator: "\n") {
+    // Chromium's own pages (chrome://...) may log to the console too; only the page's count.
+    for line in dom.stderr.split(separator: "\n") where !line.contains("source: chrome://") {
       #expect(!line.contains("CONSOLE"), "\(line)")
       #expect(!line.contains("Refused to"), "\(line)")
       #expect(!line.contains("Content Security Policy"), "\(line)")
@@ -256,6 +352,116 @@ struct ReportBrowserTests {
     let tidy = try BrowserHarness.run(["-q", "-e", path], program: "tidy", isolated: false)
     #expect(tidy.status == 0, "\(tidy.stderr)")
     #expect(tidy.stderr.isEmpty, "\(tidy.stderr)")
+  }
+}
+
+/// How the page is looked at: a width and a colour scheme, as Chromium's flags set them.
+struct ReportView: Sendable, CustomStringConvertible {
+  var width: Int
+  var isDark: Bool
+  var flags: [String]
+  var name: String
+
+  var description: String { "\(name) at \(width) px" }
+
+  static let all = [
+    ReportView(width: 390, isDark: false, flags: [], name: "light"),
+    ReportView(width: 1280, isDark: false, flags: [], name: "light"),
+    // The system's dark preference (prefers-color-scheme: dark).
+    ReportView(width: 390, isDark: true, flags: ["--force-dark-mode"], name: "dark"),
+    ReportView(width: 1280, isDark: true, flags: ["--force-dark-mode"], name: "dark"),
+    // Chromium's forced dark mode, with the dark preference (the page's own dark look) and
+    // without it (Chromium darkens the page; the timelines stay light cards).
+    ReportView(
+      width: 390, isDark: true,
+      flags: ["--force-dark-mode", "--enable-features=WebContentsForceDark"], name: "forced dark"),
+    ReportView(
+      width: 390, isDark: true, flags: ["--enable-features=WebContentsForceDark"],
+      name: "forced dark without the preference"),
+    ReportView(
+      width: 390, isDark: true, flags: ["--blink-settings=forceDarkModeEnabled=true"],
+      name: "forced dark (Blink setting)"),
+  ]
+}
+
+/// The timelines as they are seen: screenshots of a page with a bedtime near midnight and an
+/// early outlier, looked at pixel by pixel.
+@Suite(.enabled(if: BrowserHarness.isAvailable, BrowserHarness.skipReason))
+struct ReportScreenshotTests {
+  @Test(arguments: ReportView.all)
+  func theTimelineShowsTheRoutineLegibly(_ view: ReportView) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "routine-shot-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("report.html").path
+    let page = ReportPage.html(ReportTests.model(routines: [ReportTests.bedtime()], daysLogged: 10))
+    try page.write(toFile: path, atomically: true, encoding: .utf8)
+    let png = directory.appendingPathComponent("shot.png").path
+    let shot = try BrowserHarness.run(
+      ["--hide-scrollbars", "--screenshot=\(png)", "--window-size=\(view.width),1600"] + view.flags
+        + ["file://\(path)"])
+    #expect(shot.status == 0, "\(shot.stderr)")
+    let image = try PNGImage(contentsOf: png)
+    #expect(image.width == view.width)
+
+    // The page's background, light or dark as asked.
+    let background = image[2, 2]
+    if view.isDark {
+      #expect(background.luminance < 0.05, "background \(background)")
+    } else {
+      #expect(background.luminance > 0.9, "background \(background)")
+    }
+
+    // Red rows: the outlier's cross (with its label) on its day's row, then the legend's cross.
+    // Both must be on screen: at 390 px the old 24-hour drawing put 21:43 past the right edge.
+    var runs: [ClosedRange<Int>] = []
+    for y in 0..<image.height
+    where (0..<image.width).contains(where: { image[$0, y].isReddish }) {
+      if let last = runs.last, last.upperBound >= y - 3 {
+        runs[runs.count - 1] = last.lowerBound...y
+      } else {
+        runs.append(y...y)
+      }
+    }
+    try #require(runs.count == 2, "rows with red: \(runs)")
+    let cross = try #require(
+      image.bounds(rows: runs[0].lowerBound..<runs[0].upperBound + 1) { $0.isReddish })
+    #expect(cross.x.lowerBound > 40 && cross.x.upperBound < view.width - 4, "\(cross)")
+
+    // What is around them on their row, inside the drawing (left of the cross: the day's label
+    // and grid lines; the routine's band is right of it): its commonest colour is the drawing's
+    // paper, dark in dark mode, a light card where a forced dark mode darkened the page only.
+    let rows = max(0, cross.y.lowerBound - 4)...min(image.height - 1, cross.y.upperBound + 4)
+    let columns = 20..<max(21, cross.x.lowerBound - 6)
+    var counts: [Int: Int] = [:]
+    for y in rows {
+      for x in columns {
+        let c = image[x, y]
+        counts[c.red << 16 | c.green << 8 | c.blue, default: 0] += 1
+      }
+    }
+    let commonest = counts.max { $0.value < $1.value }!.key
+    let paper = PNGImage.Colour(
+      red: commonest >> 16, green: commonest >> 8 & 0xFF, blue: commonest & 0xFF)
+    if view.flags.isEmpty || view.flags.contains("--force-dark-mode") {
+      #expect((paper.luminance < 0.05) == view.isDark, "paper \(paper)")
+    }
+
+    // The cross and its label stand out from the paper (WCAG: 3:1 for a graphic, 4.5:1 for
+    // text; the label is bold red text), and so does the day's label, as body text should (7:1).
+    var reddest = 1.0
+    var label = 1.0
+    for y in rows {
+      for x in cross.x where image[x, y].isReddish {
+        reddest = max(reddest, image[x, y].contrast(with: paper))
+      }
+      for x in columns where !image[x, y].isReddish {
+        label = max(label, image[x, y].contrast(with: paper))
+      }
+    }
+    #expect(reddest >= 4.5, "outlier contrast \(reddest) on \(paper)")
+    #expect(label >= 7, "label contrast \(label) on \(paper)")
   }
 }
 

@@ -158,8 +158,11 @@ enum ReportCommand: Command {
     }
   }
 
-  /// What became of the firings in `from..<to`, per reminder (a learned one: per key), judged
-  /// by the core (``FiringOutcome``) from the delivery records, the answers and the log.
+  /// What became of the firings in `from..<to`, per reminder, judged by the core
+  /// (``FiringOutcome``) from the delivery records, the answers and the log. Learned reminders
+  /// are one row per kind: the planner's keys for a kind (`routine_BedTime`,
+  /// `routine_BedTime-2`, one per routine of its day kinds, renumbered as routines are learned
+  /// again) are listed together in the row's id.
   static func outcomes(_ store: EventStore, from: Int64, to: Int64, now: Int64, zone: Zone)
     throws -> [ReportOutcome]
   {
@@ -168,10 +171,17 @@ enum ReportCommand: Command {
     let reader = OutcomeReader(store: store, zone: zone, now: now)
     var byOwner: [String: ReportOutcome] = [:]
     var owners: [String: String] = [:]
+    // The adaptation keys of each row, for its id and its standing.
+    var keys: [String: Set<String>] = [:]
     let deliveries = try store.deliveryCursor(from: from, to: to)
     while let record = try deliveries.next() {
-      let owner = record.request.adaptationKey ?? record.occurrence.requestID
+      let key = record.request.adaptationKey ?? record.occurrence.requestID
+      var owner = key
+      if record.request.origin == .learned, let name = record.request.metadata?.eventKind {
+        owner = "learned:" + (EventKind(name)?.key ?? name)
+      }
       owners[record.occurrence.requestID] = owner
+      keys[owner, default: []].insert(key)
       var outcome = byOwner[owner] ?? ReportOutcome(id: owner, title: record.request.title)
       // A snoozed alert comes back as a request of its own: its firing is the snooze's.
       guard record.attempt == 0, record.request.origin != .snooze else { continue }
@@ -199,7 +209,6 @@ enum ReportCommand: Command {
       case .notDelivered:
         if record.outcome == .missed { outcome.missed += 1 } else { outcome.failed += 1 }
       }
-      outcome.standing = records[owner].map(WhyCommand.standing)
       byOwner[owner] = outcome
     }
     var actions: [String: [String: Int]] = [:]
@@ -209,6 +218,16 @@ enum ReportCommand: Command {
       let owner = owners[id] ?? id
       guard byOwner[owner] != nil, answer.action != NotificationCategory.snooze.id else { continue }
       actions[owner, default: [:]][answer.action, default: 0] += 1
+    }
+    for (owner, ids) in keys {
+      let sorted = ids.sorted { ($0.count, $0) < ($1.count, $1) }
+      byOwner[owner]?.id = sorted.joined(separator: ", ")
+      let standings = sorted.compactMap { key in
+        records[key].map { (key, WhyCommand.standing($0)) }
+      }
+      byOwner[owner]?.standing =
+        standings.count > 1
+        ? standings.map { "\($0.0): \($0.1)" }.joined(separator: "; ") : standings.first?.1
     }
     for (owner, counts) in actions {
       byOwner[owner]?.answers = counts.map { (action: $0.key, count: $0.value) }

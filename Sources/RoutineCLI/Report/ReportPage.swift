@@ -26,6 +26,7 @@ enum ReportPage {
       <head>
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta name="color-scheme" content="light dark">
       <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
       <title>Routine report</title>
       <style>\(style)</style>
@@ -210,8 +211,13 @@ enum ReportPage {
   }
 
   /// System fonts only; tables become labelled blocks on a narrow screen; articles keep whole
-  /// on a printed page.
+  /// on a printed page. Light or dark as the system prefers (`prefers-color-scheme`): in dark
+  /// mode the timelines' paper and ink are recoloured, with a lighter red for outliers. A
+  /// browser's forced dark mode without that preference darkens the page itself and leaves the
+  /// timelines as light cards (their colours are explicit). A timeline's drawing is about a
+  /// phone's width, shown at most 36rem wide.
   static let style = """
+    :root{color-scheme:light dark}
     body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0 auto;padding:0 1rem 2rem;max-width:60rem;line-height:1.45;color:#111;background:#fff}
     h1{margin:1rem 0 .25rem}h2{border-bottom:2px solid #111;padding-bottom:.2rem;margin-top:2rem}
     h3{margin:1.25rem 0 .4rem}h3 .days{font-weight:normal;font-size:.85em;color:#333}
@@ -219,11 +225,12 @@ enum ReportPage {
     .facts{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:.25rem 0;padding:0;list-style:none}.facts span{display:block;font-size:.8em;color:#444}
     .meter{font-weight:normal;letter-spacing:-1px;font-size:.8em}
     .reason{margin:.25rem 0;color:#222}
-    figure{margin:.5rem 0;overflow-x:auto}figure svg{width:100%;height:auto;display:block}figcaption{font-size:.85em;color:#333}
+    figure{margin:.5rem 0}figure svg{width:100%;max-width:36rem;height:auto;display:block}figcaption{font-size:.85em;color:#333}
     table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ccc;vertical-align:top}
     .skip{font-style:italic}.empty{font-style:italic;border-left:4px solid #999;padding-left:.6rem}
     code{font-size:.9em;overflow-wrap:anywhere}td{overflow-wrap:anywhere}
-    @media (max-width:600px){figure svg{min-width:520px}thead{display:none}table,tbody,tr,td{display:block;width:auto}tr{border-bottom:1px solid #999;padding:.3rem 0}td{border:0;padding:.1rem 0}td::before{content:attr(data-label) ": ";font-weight:bold}}
-    @media print{body{max-width:none;font-size:10pt}nav{display:none}article,tr{break-inside:avoid}h2{break-after:avoid}a{color:inherit}}
+    @media (prefers-color-scheme:dark){body{color:#e8e8e8;background:#141414}h2{border-bottom-color:#e8e8e8}h3 .days,figcaption{color:#cfcfcf}.facts span{color:#bdbdbd}.reason{color:#dedede}nav a{color:#8ab4f8}th,td{border-bottom-color:#555}.empty{border-left-color:#888}.paper{fill:#141414}.ink{fill:#e8e8e8;color:#e8e8e8}.outlier{stroke:#ff8a9b}.outlier-label{fill:#ff8a9b}}
+    @media (max-width:600px){thead{display:none}table,tbody,tr,td{display:block;width:auto}tr{border-bottom:1px solid #999;padding:.3rem 0}td{border:0;padding:.1rem 0}td::before{content:attr(data-label) ": ";font-weight:bold}}
+    @media print{body{max-width:none;font-size:10pt;color:#000;background:#fff}.paper{fill:#fff}.ink{fill:#111;color:#111}.outlier{stroke:#b00020}.outlier-label{fill:#b00020}nav{display:none}article,tr{break-inside:avoid}h2{break-after:avoid}a{color:inherit}}
     """
 }

@@ -1,17 +1,28 @@
 import Foundation
 import RoutineCore
 
-/// The 24-hour timeline of one routine as SVG: a row per day of its kind, a dot per event, a
-/// cross with its deviation for an outlier, the usual time as a line and its spread as a band.
-/// Drawn with shapes and words, not colour alone, so it reads in greyscale and in print; styled
-/// with attributes, not CSS, so the same drawing stands alone in an `.svg` file.
+/// The timeline of one routine as SVG: a row per day of its kind, a dot per event, a cross with
+/// its deviation for an outlier, the usual time as a line and its spread as a band.
+///
+/// The axis shows the hours around the routine, not the whole day (``Axis``), so that a drawing
+/// narrow enough for a phone still shows every event at a readable size; a routine near
+/// midnight gets a night axis, from noon to noon, so 23:50 and 00:10 are side by side. Drawn
+/// with shapes and words, not colour alone, so it reads in greyscale and in print; styled with
+/// attributes, not CSS, so the same drawing stands alone in an `.svg` file. Its colours are
+/// explicit, dark ink on its own white paper, so that a browser's forced dark mode, which
+/// darkens the page but leaves an SVG's explicit colours, still shows a legible light card; the
+/// page's own dark mode recolours the paper and the ink (`.paper`, `.ink`, `.outlier`) by CSS.
 struct ReportTimeline {
-  /// The drawing's width in SVG units; the page scales it to the screen.
-  static let width = 720.0
+  /// The drawing's width in SVG units: about a phone's width in CSS pixels, so that its text is
+  /// drawn near its size there; the page scales it to the screen.
+  static let width = 400.0
   /// Left of the plot: the day labels.
-  static let plotLeft = 100.0
-  static let plotRight = width - 40.0
+  static let plotLeft = 74.0
+  static let plotRight = width - 20.0
   static let axisHeight = 22.0
+  /// The colour of an outlier's cross and label on a light background (the page uses a lighter
+  /// red on a dark one).
+  static let outlierColour = "#b00020"
 
   let routine: ReportRoutine
   let title: String
@@ -21,15 +32,92 @@ struct ReportTimeline {
   var rowHeight: Double { isCompact ? 6 : 18 }
   var height: Double { Self.axisHeight + Double(max(routine.days.count, 1)) * rowHeight + 26 }
 
+  /// The hours a timeline shows: whole hours around the routine's events and its spread, at
+  /// least ``minimumHours`` of them, on a day that starts at midnight, or at noon for a routine
+  /// between 18:00 and 06:00 (a night axis).
+  struct Axis: Equatable {
+    /// The first hour of the axis' day, in seconds after midnight (0 or 12 hours).
+    var origin: Int
+    /// The seconds after ``origin`` where the axis starts and ends (whole hours).
+    var start: Int
+    var end: Int
+
+    static let minimumHours = 6
+
+    init(origin: Int, start: Int, end: Int) {
+      self.origin = origin
+      self.start = start
+      self.end = end
+    }
+
+    /// The axis for `routine`: its usual time, its spread and every event drawn.
+    init(_ routine: ReportRoutine) {
+      let r = routine.routine
+      let usual = r.time.secondsSinceMidnight
+      origin = usual >= 18 * 3600 || usual < 6 * 3600 ? 12 * 3600 : 0
+      let half = ReportTimeline.halfSpread(r)
+      let centre = (usual - origin + 86_400) % 86_400
+      var low = max(0, centre - half)
+      var high = min(86_400, centre + half)
+      for day in routine.days {
+        for mark in day.marks {
+          let position = (mark.time.secondsSinceMidnight - origin + 86_400) % 86_400
+          low = min(low, position)
+          high = max(high, position)
+        }
+      }
+      // Half an hour of room on each side, then out to whole hours.
+      low = max(0, (low - 1800) / 3600 * 3600)
+      high = min(86_400, (high + 1800 + 3599) / 3600 * 3600)
+      // Widened an hour at a time on both sides (on one at the ends of the day) to the minimum.
+      while high - low < Axis.minimumHours * 3600 {
+        if low > 0 { low -= 3600 }
+        if high < 86_400 && high - low < Axis.minimumHours * 3600 { high += 3600 }
+      }
+      start = low
+      end = high
+    }
+
+    /// Where a time of day lies on the axis, in seconds after ``origin``.
+    func position(_ secondsSinceMidnight: Int) -> Int {
+      (secondsSinceMidnight - origin + 86_400) % 86_400
+    }
+
+    /// The hours between labelled grid lines: about five or six of them across.
+    var stepHours: Int {
+      switch (end - start) / 3600 {
+      case ...7: 1
+      case ...12: 2
+      case ...18: 3
+      default: 4
+      }
+    }
+  }
+
+  /// The half width of the spread band, in seconds: at least 150 so that it can be seen.
+  static func halfSpread(_ routine: Routine) -> Int {
+    max(Int(routine.spreadMinutes * 60), 150)
+  }
+
+  var axis: Axis { Axis(routine) }
+
+  /// The horizontal position of a point `seconds` after the axis' origin.
+  static func x(_ position: Int, on axis: Axis) -> Double {
+    plotLeft + (plotRight - plotLeft) * Double(position - axis.start)
+      / Double(axis.end - axis.start)
+  }
+
   /// The horizontal position of a time of day.
-  static func x(_ seconds: Int) -> Double {
-    plotLeft + (plotRight - plotLeft) * Double(seconds) / 86_400
+  func x(_ secondsSinceMidnight: Int) -> Double {
+    let axis = self.axis
+    return Self.x(axis.position(secondsSinceMidnight), on: axis)
   }
 
   /// The SVG element (`standalone` adds the namespace an `.svg` file needs; `y` places it in a
   /// file that stacks several).
   func svg(standalone: Bool = false, y: Double? = nil) -> String {
     let r = routine.routine
+    let axis = self.axis
     var out = "<svg"
     if standalone { out += " xmlns=\"http://www.w3.org/2000/svg\"" }
     if let y { out += " y=\"\(Self.number(y))\"" }
@@ -37,40 +125,38 @@ struct ReportTimeline {
       " viewBox=\"0 0 \(Self.number(Self.width)) \(Self.number(height))\" width=\"\(Self.number(Self.width))\" height=\"\(Self.number(height))\""
       + " role=\"img\">"
     out +=
-      "<title>\(HTMLText.escaped(title))</title><g font-family=\"sans-serif\" font-size=\"13\">"
+      "<title>\(HTMLText.escaped(title))</title><rect class=\"paper\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
+      + "<g class=\"ink\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#111\" color=\"#111\">"
     let top = Self.axisHeight
     let bottom = top + Double(max(routine.days.count, 1)) * rowHeight
-    // Hours: a grid line every 3 hours, labelled.
+    // Hours: a labelled grid line every step, on whole hours of the clock.
     var grid = ""
     var labels = ""
-    for hour in stride(from: 0, through: 24, by: 3) {
-      let x = Self.number(Self.x(hour * 3600))
+    let step = axis.stepHours * 3600
+    var tick = (axis.start + step - 1) / step * step
+    while tick <= axis.end {
+      let x = Self.number(Self.x(tick, on: axis))
+      let hour = (tick + axis.origin) / 3600 % 24
       grid += "M\(x) \(Self.number(top - 4))V\(Self.number(bottom))"
       labels +=
         "<text x=\"\(x)\" y=\"\(Self.number(top - 8))\" text-anchor=\"middle\">\(hour < 10 ? "0" : "")\(hour):00</text>"
+      tick += step
     }
-    // The spread: the usual time plus or minus the robust spread (at least 5 minutes wide to be
-    // seen), cut in two when it crosses midnight.
-    let half = max(Int(r.spreadMinutes * 60), 150)
-    let start = r.time.secondsSinceMidnight - half
-    let end = r.time.secondsSinceMidnight + half
-    var bands: [(Int, Int)] = []
-    if start < 0 {
-      bands = [(0, end), (86_400 + start, 86_400)]
-    } else if end > 86_400 {
-      bands = [(start, 86_400), (0, end - 86_400)]
-    } else {
-      bands = [(start, end)]
-    }
-    for (from, to) in bands {
+    // The spread: the usual time plus or minus the robust spread, within the axis.
+    let half = Self.halfSpread(r)
+    let centre = axis.position(r.time.secondsSinceMidnight)
+    let from = max(axis.start, centre - half)
+    let to = min(axis.end, centre + half)
+    if to > from {
       out +=
-        "<rect x=\"\(Self.number(Self.x(from)))\" y=\"\(Self.number(top))\" width=\"\(Self.number(Self.x(to) - Self.x(from)))\" height=\"\(Self.number(bottom - top))\" fill=\"#d9d9d9\" fill-opacity=\"0.7\"/>"
+        "<rect x=\"\(Self.number(Self.x(from, on: axis)))\" y=\"\(Self.number(top))\" width=\"\(Self.number(Self.x(to, on: axis) - Self.x(from, on: axis)))\" height=\"\(Self.number(bottom - top))\" fill-opacity=\"0.16\"/>"
     }
-    out += "<path d=\"\(grid)\" stroke=\"#bbb\" stroke-width=\"0.5\" fill=\"none\"/>"
-    out += labels
-    let usual = Self.number(Self.x(r.time.secondsSinceMidnight))
     out +=
-      "<path d=\"M\(usual) \(Self.number(top))V\(Self.number(bottom))\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>"
+      "<path d=\"\(grid)\" stroke=\"currentColor\" stroke-opacity=\"0.4\" stroke-width=\"0.5\" fill=\"none\"/>"
+    out += labels
+    let usual = Self.number(Self.x(centre, on: axis))
+    out +=
+      "<path d=\"M\(usual) \(Self.number(top))V\(Self.number(bottom))\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>"
     if routine.days.isEmpty {
       out +=
         "<text x=\"\(Self.number(Self.plotLeft + 4))\" y=\"\(Self.number(top + 12))\">No \(HTMLText.escaped(r.dayKind.noun(count: 2))) in the range.</text>"
@@ -78,6 +164,7 @@ struct ReportTimeline {
     var dots = ""
     var rows = ""
     var crosses = ""
+    var notes = ""
     for (index, day) in routine.days.enumerated() {
       let y = top + (Double(index) + 0.5) * rowHeight
       if !isCompact || day.date.components.day == 1 || index == 0 {
@@ -90,14 +177,14 @@ struct ReportTimeline {
       }
       let dotRadius = isCompact ? 2.2 : 3.5
       for mark in day.marks {
-        let x = Self.x(mark.time.secondsSinceMidnight)
+        let x = Self.x(axis.position(mark.time.secondsSinceMidnight), on: axis)
         if let minutes = mark.outlierMinutes {
           let size = isCompact ? 3.0 : 5.0
           crosses +=
             "M\(Self.number(x - size)) \(Self.number(y - size))l\(Self.number(2 * size)) \(Self.number(2 * size))m0 \(Self.number(-2 * size))l\(Self.number(-2 * size)) \(Self.number(2 * size))"
-          // The label goes on the side with room.
-          let onLeft = x > Self.plotRight - 60
-          rows +=
+          // The label goes on the side with more room.
+          let onLeft = x - Self.plotLeft > Self.plotRight - x
+          notes +=
             "<text x=\"\(Self.number(onLeft ? x - 8 : x + 8))\" y=\"\(Self.number(y + 4))\"\(onLeft ? " text-anchor=\"end\"" : "") font-weight=\"bold\">outlier \(minutes > 0 ? "+" : "−")\(abs(minutes)) min</text>"
         } else {
           dots +=
@@ -106,18 +193,20 @@ struct ReportTimeline {
       }
     }
     out += rows
-    if !dots.isEmpty { out += "<g fill=\"#000\">\(dots)</g>" }
+    if !dots.isEmpty { out += "<g>\(dots)</g>" }
     if !crosses.isEmpty {
-      out += "<path d=\"\(crosses)\" stroke=\"#b00020\" stroke-width=\"2\" fill=\"none\"/>"
+      out +=
+        "<path class=\"outlier\" d=\"\(crosses)\" stroke=\"\(Self.outlierColour)\" stroke-width=\"2\" fill=\"none\"/>"
+      out += "<g class=\"outlier-label\" fill=\"\(Self.outlierColour)\">\(notes)</g>"
     }
-    // The legend, in words and the same shapes.
+    // The legend, in words and the same shapes, on one line under the plot.
     let legendY = Self.number(bottom + 18)
     out +=
-      "<g transform=\"translate(\(Self.number(Self.plotLeft)) \(legendY))\">"
+      "<g transform=\"translate(8 \(legendY))\">"
       + "<circle cx=\"4\" cy=\"-4\" r=\"3.5\"/><text x=\"12\" y=\"0\">event</text>"
-      + "<path d=\"M66 -9l10 10m0 -10l-10 10\" stroke=\"#b00020\" stroke-width=\"2\"/><text x=\"82\" y=\"0\">outlier</text>"
-      + "<path d=\"M150 -10V2\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"156\" y=\"0\">usual \(r.time)</text>"
-      + "<rect x=\"250\" y=\"-10\" width=\"14\" height=\"12\" fill=\"#d9d9d9\"/><text x=\"268\" y=\"0\">spread ±\(Int(r.spreadMinutes.rounded())) min</text>"
+      + "<path class=\"outlier\" d=\"M56 -9l10 10m0 -10l-10 10\" stroke=\"\(Self.outlierColour)\" stroke-width=\"2\"/><text x=\"72\" y=\"0\">outlier</text>"
+      + "<path d=\"M128 -10V2\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"134\" y=\"0\">usual \(r.time)</text>"
+      + "<rect x=\"222\" y=\"-10\" width=\"14\" height=\"12\" fill-opacity=\"0.16\" stroke=\"currentColor\" stroke-width=\"0.5\"/><text x=\"240\" y=\"0\">spread ±\(Int(r.spreadMinutes.rounded())) min</text>"
       + "</g>"
     out += "</g></svg>"
     return out
@@ -142,7 +231,7 @@ struct ReportTimeline {
     }
     return
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number(width)) \(number(y))\" width=\"\(number(width))\" height=\"\(number(y))\">"
-      + "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\(body)</svg>\n"
+      + "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><g color=\"#000\">\(body)</g></svg>\n"
   }
 
   /// `Wake Up · weekdays`.
@@ -169,7 +258,8 @@ struct ReportTimeline {
 /// Escaping for HTML and SVG text and attribute values.
 enum HTMLText {
   /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and control characters other than line
-  /// breaks and tabs (which XML forbids) dropped.
+  /// breaks and tabs (which XML forbids) and bidirectional formatting characters (which would
+  /// reorder the page's text around them, ``BidiControls``) dropped.
   static func escaped(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
@@ -183,7 +273,7 @@ enum HTMLText {
       case "\n", "\t": out.unicodeScalars.append(scalar)
       default:
         if scalar.properties.generalCategory == .control || scalar.value == 0xFFFE
-          || scalar.value == 0xFFFF
+          || scalar.value == 0xFFFF || BidiControls.contains(scalar)
         {
           continue
         }
