@@ -2,8 +2,9 @@ import Foundation
 import RoutineCore
 import RoutineStore
 
-/// The files `routine import` reads and `routine sample` writes: event files, or an Apple Health
-/// export (docs/apple-health.md).
+/// The files `routine import` reads: event files, an Apple Health export (docs/apple-health.md),
+/// or another app's export (docs/formats.md#other-apps); `routine sample` writes the first three.
+/// Another app's format is a case here and in ``AppFormat`` (which detects it).
 enum ImportFormat: String, CaseIterable {
   /// Events as CSV.
   case csv
@@ -11,15 +12,28 @@ enum ImportFormat: String, CaseIterable {
   case jsonl
   /// An Apple Health export.xml (or its export.zip).
   case appleHealth = "apple-health"
+  /// Sleep as Android's sleep-export.csv.
+  case sleepAsAndroid = "sleep-as-android"
+  /// Fitbit's sleep CSV or JSON.
+  case fitbit
+  /// Garmin Connect's Activities.csv.
+  case garmin
+  /// Health Auto Export's workouts, CSV or JSON.
+  case healthAutoExport = "health-auto-export"
+  /// Daylio's export.
+  case daylio
 
-  /// The event file format, or `nil` for an Apple Health export.
+  /// The event file format, or `nil` for an Apple Health export or another app's.
   var eventFormat: EventFileFormat? {
     switch self {
     case .csv: .csv
     case .jsonl: .jsonl
-    case .appleHealth: nil
+    default: nil
     }
   }
+
+  /// Another app's format, or `nil` for routine's own files and Apple Health.
+  var appFormat: AppFormat? { AppFormat(rawValue: rawValue) }
 }
 
 /// `routine import FILE... [--format csv|jsonl|apple-health] [--skip-invalid] [--assume-zone ZONE]
@@ -28,7 +42,7 @@ enum ImportCommand: Command {
   static let spec = CommandSpec(
     name: "import",
     summary:
-      "Import events from CSV or JSON Lines files, or an Apple Health export, into the store.",
+      "Import events from CSV or JSON Lines files, an Apple Health export or another app's, into the store.",
     discussion: """
       Each file is imported in one transaction: all of it or, at the first invalid line, none of
       it (exit 65). With --skip-invalid, invalid lines are reported and skipped. Events the store
@@ -39,10 +53,18 @@ enum ImportCommand: Command {
       An Apple Health export (export.xml, or the export.zip the Health app writes) gives
       workouts, mindful sessions, drinks and nights (Bed Time and Wake Up); everything else is
       skipped and counted. docs/apple-health.md has the rules.
+
+      Exports of Sleep as Android, Fitbit, Garmin Connect, Health Auto Export and Daylio are
+      recognised from their first line (or --format names them): nights become Bed Time and
+      Wake Up, workouts a Workout with their minutes, Daylio's activities an event each. Their
+      local times are read in the zone the file names, else --assume-zone or --tz, else $TZ,
+      else the settings' zone, else the system's. A workout or a night the store already holds
+      from another source is not added again. docs/formats.md#other-apps has the rules.
       """,
     arguments: [
       ArgumentSpec(
-        "FILE", "A .csv, .jsonl, export.xml or export.zip file, or - for standard input.",
+        "FILE",
+        "A .csv, .jsonl, export.xml or export.zip file, another app's export, or - for standard input.",
         repeatable: true, completes: .file)
     ],
     options: [
@@ -50,9 +72,12 @@ enum ImportCommand: Command {
       HealthImport.from.spec,
     ],
     globals: ["store", "tz", "json"],
-    globalHelp: ["tz": "Also read timestamps without a UTC offset in ZONE (as --assume-zone)."])
+    globalHelp: [
+      "tz":
+        "Also read timestamps without a UTC offset in ZONE (as --assume-zone); other apps' exports default to $TZ, then the settings' zone."
+    ])
 
-  /// `--format csv|jsonl|apple-health` (`sample` writes the same three).
+  /// `--format csv|jsonl|apple-health|sleep-as-android|...` (`sample` writes the first three).
   static let format = Option(
     "format", .oneOf(ImportFormat.allCases),
     "The format (default: from the extension, then the content).")
@@ -87,7 +112,6 @@ enum ImportCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let chosen = try context.arguments.value(Self.format)
     let health = chosen == .appleHealth
-    let format = chosen?.eventFormat
     let firstDate = try context.arguments.value(HealthImport.from)
     let skips = context.arguments.flag(skipInvalid)
     let zone = try context.assumedZone()
@@ -116,11 +140,24 @@ enum ImportCommand: Command {
       // (docs/apple-health.md): records without their own zone are read in --assume-zone, else
       // in the zone the settings name, else at the offset written.
       let healthZone = zone ?? (settings.timeZone == nil ? nil : userZone)
+      // Other apps write local times without an offset (docs/formats.md#zones-of-other-apps):
+      // a zone named for this run (an option, then $TZ), else where the user lives (the
+      // settings), else the system's. Resolved only when such a file is imported.
+      let appZone = {
+        () throws -> Zone in
+        if let zone { return zone }
+        if let tz = context.environment.variables["TZ"], !tz.isEmpty {
+          return try context.environmentTimeZone.get()
+        }
+        if settings.timeZone != nil, let userZone { return userZone }
+        return try context.systemZone().get()
+      }
       return try store.write {
         try importFiles(
-          into: store, format: format, health: health, firstDate: firstDate,
-          skippingInvalid: skips, assumedZone: zone, healthZone: healthZone, columns: columns,
-          dateOrder: dateOrder, userZone: userZone, context: context)
+          into: store, format: chosen, health: health, firstDate: firstDate,
+          skippingInvalid: skips, assumedZone: zone, healthZone: healthZone,
+          appZone: appZone, columns: columns, dateOrder: dateOrder, userZone: userZone,
+          context: context)
       }
     }
     return status
@@ -130,10 +167,12 @@ enum ImportCommand: Command {
   /// prints what happened, and delivers the output before the caller commits; returns the exit
   /// status and how many events were added.
   private static func importFiles(
-    into store: EventStore, format: EventFileFormat?, health: Bool, firstDate: LocalDate?,
+    into store: EventStore, format chosen: ImportFormat?, health: Bool, firstDate: LocalDate?,
     skippingInvalid skips: Bool, assumedZone zone: Zone?, healthZone: Zone?,
-    columns: ColumnMapping?, dateOrder: DateOrder?, userZone: Zone?, context: Context
+    appZone: () throws -> Zone, columns: ColumnMapping?, dateOrder: DateOrder?, userZone: Zone?,
+    context: Context
   ) throws -> (ExitCode, Int) {
+    let format = chosen?.eventFormat
     var status = ExitCode.ok
     var added = 0
     var reports: [JSON] = []
@@ -162,6 +201,36 @@ enum ImportCommand: Command {
           reports.append(HealthImport.report(summary, path: path))
           if !context.isJSON {
             context.output.line(HealthImport.line(summary, name: name, firstDate: firstDate))
+          }
+          continue
+        }
+        // Another app's export: named, or recognised unless the command asks for routine's own
+        // CSV (--format, --columns, --date-order).
+        let app =
+          chosen?.appFormat
+          ?? (chosen == nil && columns == nil && dateOrder == nil ? AppImport.detect(path) : nil)
+        if let app {
+          guard columns == nil, dateOrder == nil else {
+            throw UsageError(
+              "--columns and --date-order read routine's CSV; \(name) is read as a \(app.appName) export: import it without them",
+              command: spec.name)
+          }
+          let summary = try store.importAppExport(
+            from: AppImport.reader(
+              path, format: app, skippingInvalid: skips, zone: try appZone(), context: context),
+            from: firstDate)
+          added += summary.added
+          for invalid in summary.reading.invalid { context.warn("\(invalid) (skipped)") }
+          if summary.reading.records == 0, summary.reading.invalid.isEmpty {
+            context.warn("\(displayName(path)) holds no records; nothing to import")
+          }
+          if summary.added > 0, let userZone {
+            notes += try checkRecent(store, zone: userZone, context: context)
+          }
+          reports.append(AppImport.report(summary, path: path, format: app))
+          if !context.isJSON {
+            context.output.line(
+              AppImport.line(summary, name: name, format: app, firstDate: firstDate))
           }
           continue
         }

@@ -16,7 +16,8 @@ extension EventStore {
 
   /// Imports the events the Apple Health export `reader` reads, mapped by the rules of
   /// ``HealthMapping`` (events before `firstDate`, their own local date, are left out), in one
-  /// transaction: all or nothing. Importing the same export again adds nothing.
+  /// transaction: all or nothing. Importing the same export again adds nothing; a workout or a night the store already holds
+  /// from another source (another app's export) is not added again (``insertImported(_:source:)``).
   public func importHealthExport(
     from reader: AppleHealthReader, from firstDate: LocalDate? = nil,
     source: EventSource = .import
@@ -26,24 +27,9 @@ extension EventStore {
     let result = mapping.finish()
     return try write {
       var summary = HealthImportSummary(reading: reading, mapping: result)
-      let inserter = try EventInserter(connection: connection, source: source)
-      var kinds: [EventKind: Int64] = [:]
-      for event in result.events {
-        let id: Int64
-        if let known = kinds[event.kind] {
-          id = known
-        } else {
-          id = try kindID(for: event.kind)
-          kinds[event.kind] = id
-        }
-        if try inserter.insert(
-          at: event.timestamp, kindID: id, value: event.value, note: event.note)
-        {
-          summary.added += 1
-        } else {
-          summary.alreadyPresent += 1
-        }
-      }
+      // The same rule as other apps' exports: a workout or a night the store already holds,
+      // from this export or another source, is not added again.
+      (summary.added, summary.alreadyPresent) = try insertImported(result.events, source: source)
       return summary
     }
   }
