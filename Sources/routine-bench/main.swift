@@ -6,7 +6,8 @@
 // only the delivery and reminder targets (Delivery.swift; --idle-seconds N for
 // the watch, 60 by default), with --unbounded, the measurements of issue 17 (Unbounded.swift),
 // with --cohort, `analyze --cohort` over 1,000 people and 10M events (Cohort.swift),
-// with --health, the Apple Health import (Health.swift), and, with --quality, the long backtest of the generated persona that used to be a unit test
+// with --health, the Apple Health import (Health.swift), with --other-apps, the imports of
+// Sleep as Android and Garmin exports (OtherApps.swift), and, with --quality, the long backtest of the generated persona that used to be a unit test
 // (two minutes in a debug build; a second here): docs/analytics.md gives its quality bars.
 //
 // It generates the 2,000,000-event benchmark log with `routine sample` when missing, then times
@@ -27,6 +28,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     """
     usage: routine-bench [--runs N] [--work DIR]     the performance targets (docs/performance.md)
            routine-bench --export | --delivery [--idle-seconds N] | --unbounded | --health
+           routine-bench --other-apps                   Sleep as Android and Garmin imports
            routine-bench --adaptation                   plan with 1,000 reminders' records
            routine-bench --cohort [--people N] [--events N]
                                                         analyze --cohort on every core (docs/cohort.md)
@@ -285,6 +287,10 @@ if arguments.contains("--unbounded") {
 }
 if arguments.contains("--health") {
   healthBenchmarks()
+  exit(0)
+}
+if arguments.contains("--other-apps") {
+  otherAppsBenchmarks()
   exit(0)
 }
 if arguments.contains("--delivery") {

@@ -88,7 +88,7 @@ extension AppFileReader {
         guard case .string(let text)? = log[key], let reading = ClockScanner.isoLike(text),
           let stamp = reading.timestamp(in: zone)
         else {
-          let found = log[key].map { "\($0)" } ?? "nothing"
+          let found = Self.shown(log[key])
           try fail(
             error(
               line,
@@ -99,7 +99,7 @@ extension AppFileReader {
         return stamp
       }
       guard case .object = log else {
-        try fail(error(line, "expected a sleep log object, found \(log)"), &summary)
+        try fail(error(line, "expected a sleep log object, found \(Self.shown(log))"), &summary)
         continue
       }
       guard let start = try time("startTime"), let end = try time("endTime") else { continue }

@@ -96,7 +96,7 @@ extension AppFileReader {
         try fail(
           error(
             line,
-            "\"name\": expected the workout's name, found \(workout["name"].map { "\($0)" } ?? "nothing")"
+            "\"name\": expected the workout's name, found \(Self.shown(workout["name"]))"
           ), &summary)
         continue
       }

@@ -86,8 +86,9 @@ extension AppFileReader {
   }
 }
 
-/// `'text'`, for messages (long texts cut).
+/// `'text'`, for messages (long texts cut), or "an empty field".
 func quoted(_ text: String) -> String {
+  if text.isEmpty { return "an empty field" }
   let shown = text.count > 60 ? text.prefix(60) + "..." : Substring(text)
   return "'\(shown)'"
 }

@@ -146,6 +146,20 @@ public struct AppFileReader: Sendable {
     }
   }
 
+  /// How messages show a JSON value: a string or number as written, else what it is.
+  static func shown(_ value: JSONValue?) -> String {
+    switch value {
+    case nil: "nothing"
+    case .string(let text)?: "\"\(text.count > 60 ? text.prefix(60) + "..." : Substring(text))\""
+    case .integer(let number)?: "\(number)"
+    case .number(let number)?: "\(number)"
+    case .bool(let flag)?: "\(flag)"
+    case .null?: "null"
+    case .object?: "an object"
+    case .array?: "an array"
+    }
+  }
+
   /// The line of every `{` outside strings, in order: the n-th object a walk of the parsed
   /// document meets (objects before their members) starts on the n-th of these lines.
   static func objectLines(_ bytes: [UInt8]) -> [Int] {
