@@ -97,12 +97,14 @@ public struct HealthMapping: Sendable {
       result.beforeFirstDate += 1
       return false
     }
+    // Once per activity, not per workout: the words are looked up character by character.
+    let names = activities.map(Self.activityName)
     for session in sessions {
       let event =
         session.isWorkout
         ? Event(
           kind: Self.workout, timestamp: session.start, value: session.minutes,
-          note: Self.activityName(activities[session.activity]), source: .import)
+          note: names[session.activity], source: .import)
         : Event(
           kind: Self.mindfulness, timestamp: session.start, value: session.minutes,
           source: .import)

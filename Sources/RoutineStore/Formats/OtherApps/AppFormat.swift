@@ -71,9 +71,19 @@ public enum AppFormat: String, Sendable, CaseIterable {
 extension StringProtocol {
   /// The text without leading and trailing spaces and tabs.
   var trimmingSpaces: String {
-    var text = Substring(self)
-    while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-    while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-    return String(text)
+    // On the bytes: called for fields of every record.
+    let text = String(self)
+    let bytes = text.utf8
+    var start = bytes.startIndex
+    var end = bytes.endIndex
+    while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 {
+      start = bytes.index(after: start)
+    }
+    while end > start {
+      let last = bytes.index(before: end)
+      guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
+      end = last
+    }
+    return String(text[start..<end])
   }
 }
