@@ -187,7 +187,8 @@ struct HelpTests {
     #expect(LogCommand.spec.usage == "routine log EVENT... [--at TIME] [--value N] [--note TEXT]")
     #expect(
       ImportCommand.spec.usage
-        == "routine import FILE... [--format csv|jsonl|apple-health] [--skip-invalid] "
+        == "routine import FILE... [--format csv|jsonl|apple-health|sleep-as-android|fitbit|garmin|"
+        + "health-auto-export|daylio] [--skip-invalid] "
         + "[--assume-zone ZONE] [--columns MAP] [--date-order dmy|mdy] [--from DATE]")
     #expect(ClearCommand.spec.usage == "routine clear --all|--learned|--delivered")
     #expect(KindsRenameCommand.spec.usage == "routine kinds rename OLD NEW [--yes]")

@@ -27,14 +27,15 @@ struct TypedEventOptionsTests {
     }
   }
 
-  @Test func importRefusesAnUnknownFormatNamingTheThreeItReads() {
+  @Test func importRefusesAnUnknownFormatNamingTheOnesItReads() {
     let sandbox = Sandbox()
     // Without a FILE: the value is refused before anything else is looked at.
     let result = sandbox.run("import", "--format", "xml")
     #expect(result.status == 64)
     #expect(
-      result.stderr.hasPrefix("error: --format: expected csv, jsonl or apple-health, found 'xml'\n")
-    )
+      result.stderr.hasPrefix(
+        "error: --format: expected csv, jsonl, apple-health, sleep-as-android, fitbit, garmin, "
+          + "health-auto-export or daylio, found 'xml'\n"))
     #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
   }
 
@@ -106,16 +107,23 @@ struct TypedEventOptionsTests {
   @Test func helpAndCompletionOfferTheChoices() throws {
     let help = Sandbox().run("help", "import").stdout
     #expect(help.contains("--date-order dmy|mdy"))
-    #expect(help.contains("--format csv|jsonl|apple-health"))
+    #expect(
+      help.contains(
+        "--format csv|jsonl|apple-health|sleep-as-android|fitbit|garmin|health-auto-export|daylio"))
     let parser = RoutineCLI.parser
     func option(_ command: String, _ name: String) -> OptionSpec? {
       parser.command(named: command)?.options.first { $0.name == name }
     }
-    for command in ["import", "sample"] {
-      let format = try #require(option(command, "format"))
-      #expect(format.choices == ["csv", "jsonl", "apple-health"])
-      #expect(format.check?.expected == "csv, jsonl or apple-health")
-    }
+    let imported = try #require(option("import", "format"))
+    #expect(
+      imported.choices == [
+        "csv", "jsonl", "apple-health", "sleep-as-android", "fitbit", "garmin",
+        "health-auto-export", "daylio",
+      ])
+    // sample writes only the files of routine and Apple Health.
+    let sampled = try #require(option("sample", "format"))
+    #expect(sampled.choices == ["csv", "jsonl", "apple-health"])
+    #expect(sampled.check?.expected == "csv, jsonl or apple-health")
     for command in ["analyze", "backtest"] {
       #expect(option(command, "format")?.choices == ["csv", "jsonl"])
       #expect(option(command, "log")?.completes == .file)

@@ -48,8 +48,10 @@ enum SampleCommand: Command {
     "Person N (from 0) of the population of docs/analytics.md (not with --kinds).")
   /// `--limit N`.
   static let limit = Option("limit", .integer(in: 1...Int.max), "Stop after N events.")
-  /// `--format csv|jsonl|apple-health`: what `import` reads.
-  static let format = ImportCommand.format.describing("Output format (default csv).")
+  /// `--format csv|jsonl|apple-health`: files `import` reads (other apps' exports are not
+  /// generated).
+  static let format = Option(
+    "format", .oneOf([ImportFormat.csv, .jsonl, .appleHealth]), "Output format (default csv).")
   /// `--size SIZE`: decimal units, as disks count.
   static let size = Option(
     "size",
