@@ -271,6 +271,20 @@ struct OtherAppsReaderTests {
     #expect(skipped.result.nights == 1)
   }
 
+  @Test func aJSONExportOfAnotherShapeSaysWhatWasExpected() throws {
+    let directory = TemporaryDirectory()
+    let notObjects = directory.file("sleep.json", "[\n  1\n]\n")
+    #expect(
+      error { _ = try read(notObjects, .fitbit) }
+        == FormatError(file: notObjects, line: 1, message: "expected a sleep log object, found 1"))
+    let noWorkouts = directory.file("hae.json", "{\"data\": {\"metrics\": []}}\n")
+    #expect(
+      error { _ = try read(noWorkouts, .healthAutoExport) }?.message
+        == "expected a Health Auto Export object {\"data\": {\"workouts\": [...]}}")
+    let broken = directory.file("broken.json", "[\n{\"logId\": 1,\n")
+    #expect(error { _ = try read(broken, .fitbit) }?.line == 3)
+  }
+
   @Test func skippingInvalidRecordsKeepsTheOthers() throws {
     let directory = TemporaryDirectory()
     let path = directory.file(

@@ -84,6 +84,10 @@ extension AppFileReader {
       let line = objectIndex < lines.count ? lines[objectIndex] : 1
       objectIndex += Self.objectCount(log)
       summary.records += 1
+      guard case .object = log else {
+        try fail(error(line, "expected a sleep log object, found \(Self.shown(log))"), &summary)
+        continue
+      }
       func time(_ key: String) throws -> Timestamp? {
         guard case .string(let text)? = log[key], let reading = ClockScanner.isoLike(text),
           let stamp = reading.timestamp(in: zone)
@@ -97,10 +101,6 @@ extension AppFileReader {
           return nil
         }
         return stamp
-      }
-      guard case .object = log else {
-        try fail(error(line, "expected a sleep log object, found \(Self.shown(log))"), &summary)
-        continue
       }
       guard let start = try time("startTime"), let end = try time("endTime") else { continue }
       guard end.secondsSince1970 > start.secondsSince1970 else {
