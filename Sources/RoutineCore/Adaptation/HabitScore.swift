@@ -31,12 +31,15 @@ public enum HabitScore {
 
 extension HabitScore {
   /// Whether each day from `first` through `last` that `isOn` holds was done: an act on its
-  /// local date (where it was done: the act's own offset). Oldest first.
+  /// local date (where it was done: the act's own offset), or a day marked done without a time
+  /// (``DayMark``, another tracker's checkmark). Oldest first.
   public static func days(
-    from first: LocalDate, through last: LocalDate, isOn: (LocalDate) -> Bool, acts: [Timestamp]
+    from first: LocalDate, through last: LocalDate, isOn: (LocalDate) -> Bool, acts: [Timestamp],
+    markedDays: [LocalDate] = []
   ) -> [Bool] {
     var doneDates = Set<Int>()
     for act in acts { doneDates.insert(act.localDate.daysSince1970) }
+    for date in markedDays { doneDates.insert(date.daysSince1970) }
     var result: [Bool] = []
     var date = first
     while date <= last {

@@ -101,6 +101,7 @@ extension EventStore {
         try remove.step()
         result = .merged(from: stored, into: target, moved: moved, duplicates: events - moved)
         try renameRequests(from: old, to: target)
+        try renameDayMarks(from: old, to: target)
       } else {
         let update = try connection.prepare("UPDATE kinds SET key = ?, name = ? WHERE id = ?")
         try update.bind(new.key, at: 1)
@@ -109,6 +110,7 @@ extension EventStore {
         try update.step()
         result = .renamed(from: stored, to: new, events: events)
         try renameRequests(from: old, to: new)
+        try renameDayMarks(from: old, to: new)
       }
       return result
     }

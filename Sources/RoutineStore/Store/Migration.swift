@@ -356,5 +356,22 @@ struct Migration {
           updated_at INTEGER NOT NULL
         );
         """),
+    Migration(
+      name: "0008-day-marks",
+      sql: """
+        -- Days something was done without a time of day (a habit tracker's checkmarks,
+        -- docs/formats.md "Loop Habit Tracker"). Apart from events on purpose: everything that
+        -- reads events reads a time of day, and these have none. Keyed by the kind's key, as
+        -- habits are (no reference to kinds: a kind with only marks is not a kind of events).
+        -- A new table only, so a store of an older version gains it without touching its rows.
+        CREATE TABLE day_marks (
+          kind_key TEXT NOT NULL,
+          kind_name TEXT NOT NULL,
+          -- The local date, as days since 1970-01-01.
+          day INTEGER NOT NULL,
+          source TEXT NOT NULL,
+          PRIMARY KEY (kind_key, day)
+        ) WITHOUT ROWID;
+        """),
   ]
 }
