@@ -8,14 +8,27 @@ import Foundation
 /// ignoring case and surrounding spaces (inside double quotes too). A header holding a comma,
 /// `=`, `+` or a double quote is written in double quotes, with `""` for a quote inside
 /// (`note="Comment, private"`). Columns the mapping does not name are ignored.
+///
+/// Text in single quotes is a fixed text, not a column (as SQL tells a literal from a name):
+/// `event='Run'` gives every event the kind Run, `note='from the watch'` that note. A session's
+/// two columns `start=From,end=To` make two events from each row, their kinds after `:`
+/// (`start=From:'Bed Time',end=To:'Wake Up'`, those two by default); `start` and `end` replace
+/// `timestamp` and `event`, and may join a date and a time with `+` too.
 public struct ColumnMapping: Sendable, Equatable {
   /// An event's fields a column can hold.
   public enum Field: String, Sendable, CaseIterable {
-    case timestamp, event, value, note, source
+    case timestamp, start, end, event, value, note, source
   }
 
-  /// The headers each field is read from: one, or for `timestamp` two (date, then time).
+  /// The headers each field is read from: one, or for `timestamp`, `start` and `end` two (date,
+  /// then time).
   public private(set) var headers: [Field: [String]] = [:]
+  /// Fixed texts: the kind (`event`) or note every event gets, and the kinds of a session's
+  /// `start` and `end` events.
+  public private(set) var fixed: [Field: String] = [:]
+
+  /// The kinds a session's two events get when the map does not name them: a night's.
+  public static let defaultSessionKinds = (start: "Bed Time", end: "Wake Up")
 
   /// What is wrong with a `--columns` text.
   public struct Problem: Error, Sendable {
@@ -25,7 +38,7 @@ public struct ColumnMapping: Sendable, Equatable {
 
   /// The mapping `text` spells; throws ``Problem`` for anything else.
   public init(parsing text: String) throws(Problem) {
-    var items: [(field: String, headers: [String])] = []
+    var items: [(field: String, headers: [String], fixed: String?, kind: String?)] = []
     var characters = Array(text)[...]
     while true {
       guard let equals = characters.firstIndex(of: "=") else {
@@ -35,39 +48,131 @@ public struct ColumnMapping: Sendable, Equatable {
       let field = String(characters[..<equals]).trimmingSpaces.lowercased()
       characters = characters[(equals + 1)...]
       var headers: [String] = []
-      while true {
-        headers.append(try ColumnMapping.header(&characters))
-        guard let next = characters.first, next == "+" else { break }
-        characters.removeFirst()
+      var fixed: String?
+      var kind: String?
+      ColumnMapping.skipSpaces(&characters)
+      if characters.first == "'" {
+        fixed = try ColumnMapping.literal(&characters)
+      } else {
+        while true {
+          headers.append(try ColumnMapping.header(&characters))
+          guard let next = characters.first, next == "+" else { break }
+          characters.removeFirst()
+        }
+        if characters.first == ":" {
+          characters.removeFirst()
+          ColumnMapping.skipSpaces(&characters)
+          kind = try ColumnMapping.literal(&characters)
+        }
       }
-      items.append((field, headers))
+      items.append((field, headers, fixed, kind))
       guard let separator = characters.first else { break }
       guard separator == "," else {
         throw Problem(
-          message: "expected ',' after the header '\(headers.last!)', found '\(separator)'")
+          message:
+            "expected ',' after \(headers.last.map { "the header '\($0)'" } ?? "'\(fixed ?? "")'"), found '\(separator)'"
+        )
       }
       characters.removeFirst()
     }
-    for (name, headers) in items {
+    for (name, headers, fixed, kind) in items {
       guard let field = Field(rawValue: name) else {
         throw Problem(
           message:
-            "expected a field timestamp, event, value, note or source before '=', found '\(name)'")
+            "expected a field timestamp, event, value, note, source, start or end before '=', found '\(name)'"
+        )
       }
-      guard self.headers[field] == nil else {
+      guard self.headers[field] == nil, self.fixed[field] == nil else {
         throw Problem(message: "the field \(name) is named twice")
       }
-      guard headers.count == 1 || (field == .timestamp && headers.count == 2) else {
+      if let fixed {
+        guard field == .event || field == .note else {
+          throw Problem(
+            message:
+              "only event and note take a fixed text in single quotes; \(name) names a column (\(name)=Header)"
+          )
+        }
+        guard !fixed.trimmingSpaces.isEmpty else {
+          throw Problem(message: "expected a text between the single quotes of \(name)")
+        }
+        self.fixed[field] = fixed
+        continue
+      }
+      let joins = [Field.timestamp, .start, .end].contains(field)
+      guard headers.count == 1 || (joins && headers.count == 2) else {
         throw Problem(
           message:
-            "only timestamp joins columns, and at most two (a date and a time: timestamp=Date+Time); found \(name)=\(headers.joined(separator: "+"))"
+            "only timestamp, start and end join columns, and at most two (a date and a time: timestamp=Date+Time); found \(name)=\(headers.joined(separator: "+"))"
         )
+      }
+      if let kind {
+        guard field == .start || field == .end else {
+          throw Problem(
+            message:
+              "only start and end take a kind after ':' (start=From:'Bed Time'); found \(name)")
+        }
+        guard !kind.trimmingSpaces.isEmpty else {
+          throw Problem(message: "expected a kind between the single quotes after \(name)=...:")
+        }
+        self.fixed[field] = kind
       }
       self.headers[field] = headers
     }
-    for field in [Field.timestamp, .event] where self.headers[field] == nil {
-      throw Problem(message: "expected the fields timestamp and event, found no \(field.rawValue)")
+    if self.headers[.start] != nil || self.headers[.end] != nil {
+      for field in [Field.start, .end] where self.headers[field] == nil {
+        throw Problem(
+          message:
+            "a session needs both start and end (start=From,end=To), found no \(field.rawValue)")
+      }
+      for field in [Field.timestamp, .event]
+      where self.headers[field] != nil || self.fixed[field] != nil {
+        throw Problem(
+          message:
+            "start and end replace timestamp and event: each row gives a start event and an end event, their kinds after ':' (start=From:'Bed Time',end=To:'Wake Up'); found \(field.rawValue)"
+        )
+      }
+      self.fixed[.start] = self.fixed[.start] ?? ColumnMapping.defaultSessionKinds.start
+      self.fixed[.end] = self.fixed[.end] ?? ColumnMapping.defaultSessionKinds.end
+      return
     }
+    if self.headers[.timestamp] == nil {
+      throw Problem(
+        message:
+          "expected the fields timestamp and event (or start and end), found no timestamp")
+    }
+    if self.headers[.event] == nil, self.fixed[.event] == nil {
+      throw Problem(
+        message:
+          "expected the fields timestamp and event, found no event (event=Header reads a column, event='Kind' gives every row that kind)"
+      )
+    }
+  }
+
+  /// Skips spaces and tabs.
+  private static func skipSpaces(_ characters: inout ArraySlice<Character>) {
+    while characters.first == " " || characters.first == "\t" { characters.removeFirst() }
+  }
+
+  /// A fixed text in single quotes (`''` for a quote inside), and the spaces after it.
+  private static func literal(_ characters: inout ArraySlice<Character>) throws(Problem) -> String {
+    guard characters.first == "'" else {
+      throw Problem(
+        message: "expected a text in single quotes, found '\(String(characters.prefix(20)))'")
+    }
+    characters.removeFirst()
+    var text = ""
+    while true {
+      guard let character = characters.popFirst() else {
+        throw Problem(message: "expected a closing \"'\" after '\(text)")
+      }
+      if character == "'" {
+        guard characters.first == "'" else { break }
+        characters.removeFirst()
+      }
+      text.append(character)
+    }
+    skipSpaces(&characters)
+    return text
   }
 
   /// A mapping of `headers`.
@@ -97,6 +202,10 @@ public struct ColumnMapping: Sendable, Equatable {
       header = header.trimmingSpaces
     } else {
       while let character = characters.first, character != ",", character != "+" {
+        // `From:'Bed Time'`: the kind of a session's start, not part of the header.
+        if character == ":", characters.dropFirst().drop(while: { $0 == " " }).first == "'" {
+          break
+        }
         guard character != "=", character != "\"" else {
           throw Problem(
             message:
@@ -115,10 +224,18 @@ public struct ColumnMapping: Sendable, Equatable {
   /// The `--columns` text of this mapping, fields in their usual order.
   public var text: String {
     Field.allCases.compactMap { field in
-      headers[field].map {
-        "\(field.rawValue)=" + $0.map(ColumnMapping.quoted).joined(separator: "+")
+      if let headers = headers[field] {
+        var text = "\(field.rawValue)=" + headers.map(ColumnMapping.quoted).joined(separator: "+")
+        if let kind = fixed[field] { text += ":" + ColumnMapping.literalText(kind) }
+        return text
       }
+      return fixed[field].map { "\(field.rawValue)=" + ColumnMapping.literalText($0) }
     }.joined(separator: ",")
+  }
+
+  /// `text` in single quotes, a quote inside doubled.
+  static func literalText(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
   }
 
   /// The `--columns` text as one shell word: in double quotes, or in single quotes when a header
@@ -131,7 +248,9 @@ public struct ColumnMapping: Sendable, Equatable {
 
   /// `header`, in double quotes when it holds what the grammar uses.
   static func quoted(_ header: String) -> String {
-    guard header.contains(where: { ",=+\"".contains($0) }) else { return header }
+    guard header.contains(where: { ",=+\":".contains($0) }) || header.hasPrefix("'") else {
+      return header
+    }
     return "\"" + header.replacingQuotes + "\""
   }
 

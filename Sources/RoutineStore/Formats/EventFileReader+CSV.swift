@@ -12,9 +12,20 @@ extension EventFileReader {
     var value = -1
     var note = -1
     var source = -1
+    /// A session's end (`--columns start=From,end=To`) and the time joined to it.
+    var end = -1
+    var endTime = -1
+    /// The kind every row gets (`event='Run'`, or a session's start kind); empty: a column's.
+    var fixedKind: [UInt8] = []
+    /// The note every row gets (`note='...'`).
+    var fixedNote: [UInt8] = []
+    /// A session's end kind.
+    var endKind: [UInt8] = []
     var count = 0
     /// The header's names as written, for messages; empty for routine's own header.
     var names: [String] = []
+    /// The header's names in lower case (routine's own too): a row repeating them is skipped.
+    var header: [String] = []
     static let expected = "timestamp,event[,value][,note][,source]"
 
     /// How messages name column `index`: by its header when mapped, else by the field.
@@ -39,6 +50,8 @@ extension EventFileReader {
     var timestamps: TimestampParser
     var loose: LooseDateTime
     var line = 1
+    /// Lines before the header still to skip (`--skip-lines`).
+    var preamble = 0
     var columns: Columns?
     var kind = ByteScratch()
     var note = ByteScratch()
@@ -46,8 +59,9 @@ extension EventFileReader {
     var value = ByteScratch()
     var other = ByteScratch()
 
-    init(columns: Columns? = nil, zone: Zone?, order: DateOrder?) {
+    init(columns: Columns? = nil, zone: Zone?, order: DateOrder?, preamble: Int = 0) {
       self.columns = columns
+      self.preamble = preamble
       timestamps = TimestampParser(assumingZone: zone)
       loose = LooseDateTime(order: order, zone: zone)
     }
@@ -69,6 +83,14 @@ extension EventFileReader {
       var offset = 0
       parsing: while offset < window.count {
         if stop == .header, state.columns != nil { break parsing }
+        if state.columns == nil, state.preamble > 0 {
+          // A title or an export's preamble: whatever it holds, quotes included.
+          guard let (_, next) = window.line(from: offset, atEnd: isFinal) else { break parsing }
+          offset = next
+          state.line += 1
+          state.preamble -= 1
+          continue
+        }
         switch state.parser.parse(window, from: offset, isAtEnd: isFinal) {
         case .needMore:
           break parsing
@@ -132,6 +154,7 @@ extension EventFileReader {
     if let columns { return try mapped(names, by: columns, line: line) }
     var result = Columns()
     result.count = names.count
+    result.header = names.map { $0.lowercased() }
     for (index, original) in names.enumerated() {
       let name = original.lowercased()
       let slot: WritableKeyPath<Columns, Int>
@@ -224,17 +247,22 @@ extension EventFileReader {
     result.count = names.count
     result.names = names
     let keys = names.map { $0.lowercased() }
+    result.header = keys
     func index(_ header: String) throws -> Int {
       guard let found = keys.firstIndex(of: header.lowercased()) else {
         throw FormatError(
           file: path, line: line,
           message:
             "expected a column '\(header)' (--columns names it), found "
-            + names.map { "'\($0)'" }.joined(separator: ", "))
+            + names.map { "'\($0)'" }.joined(separator: ", ")
+            + (names.count == 1
+              ? "; if this line is a title before the header, --skip-lines 1 skips it" : ""))
       }
       return found
     }
-    for (field, headers) in mapping.headers {
+    // In the fields' order: the first header the file lacks is the one named, every time.
+    for field in ColumnMapping.Field.allCases {
+      guard let headers = mapping.headers[field] else { continue }
       let first = try index(headers[0])
       switch field {
       case .timestamp:
@@ -244,8 +272,17 @@ extension EventFileReader {
       case .value: result.value = first
       case .note: result.note = first
       case .source: result.source = first
+      case .start:
+        result.timestamp = first
+        if headers.count > 1 { result.time = try index(headers[1]) }
+      case .end:
+        result.end = first
+        if headers.count > 1 { result.endTime = try index(headers[1]) }
       }
     }
+    result.fixedKind = Array((mapping.fixed[.event] ?? mapping.fixed[.start] ?? "").utf8)
+    result.endKind = Array((mapping.fixed[.end] ?? "").utf8)
+    result.fixedNote = Array((mapping.fixed[.note] ?? "").utf8)
     return result
   }
 
@@ -266,36 +303,73 @@ extension EventFileReader {
             + "quote fields that contain commas"), &sink)
       return
     }
-    let stamp = csvField(columns.timestamp, fields, fieldCount, parser, window, &timestampScratch)
-    let timestamp: Timestamp
-    if columns.time < 0, let parsed = timestamps.parse(stamp) {
-      timestamp = parsed
-    } else {
+    // The timestamp in columns `dateIndex` (and `timeIndex`, joined): ISO 8601, a declared
+    // pattern, or the forms LooseDateTime reads. `nil` after reporting what is wrong, or for a
+    // copy of the header (a file concatenated from several exports repeats it).
+    func stamp(_ dateIndex: Int, _ timeIndex: Int) throws -> Timestamp? {
+      let stamp = csvField(dateIndex, fields, fieldCount, parser, window, &timestampScratch)
+      if timeIndex < 0, options.datePattern == nil, let parsed = timestamps.parse(stamp) {
+        return parsed
+      }
       let time =
-        columns.time < 0
-        ? nil : csvField(columns.time, fields, fieldCount, parser, window, &otherScratch)
+        timeIndex < 0 ? nil : csvField(timeIndex, fields, fieldCount, parser, window, &otherScratch)
+      let dateLabel = columns.names.isEmpty ? nil : columns.names[dateIndex]
+      let timeLabel = timeIndex < 0 ? nil : columns.names[timeIndex]
+      if let pattern = options.datePattern {
+        let result = ColumnReading.patterned(
+          pattern, date: stamp, time: time, timestamps: &timestamps)
+        switch result {
+        case .success(let parsed): return parsed
+        case .failure(let problem):
+          if ColumnReading.repeatsHeader(parser, window, columns.header) { return nil }
+          let message = ColumnReading.message(
+            problem, pattern: pattern, date: stamp, time: time, dateLabel: dateLabel,
+            timeLabel: timeLabel)
+          try fail(FormatError(file: path, line: line, message: message), &sink)
+          return nil
+        }
+      }
       let result = time.map { loose.parse(date: stamp, time: $0) } ?? loose.parse(stamp)
       switch result {
-      case .success(let parsed): timestamp = parsed
+      case .success(let parsed): return parsed
       case .failure(let problem):
+        if ColumnReading.repeatsHeader(parser, window, columns.header) { return nil }
         let message = looseProblem(
-          problem, date: stamp, time: time,
-          dateLabel: columns.names.isEmpty ? nil : columns.names[columns.timestamp],
-          timeLabel: time == nil ? nil : columns.names[columns.time], field: "")
+          problem, date: stamp, time: time, dateLabel: dateLabel, timeLabel: timeLabel, field: "")
         try fail(FormatError(file: path, line: line, message: message), &sink)
+        return nil
+      }
+    }
+    guard let timestamp = try stamp(columns.timestamp, columns.time) else { return }
+    var end: Timestamp?
+    if columns.end >= 0 {
+      guard let parsed = try stamp(columns.end, columns.endTime) else { return }
+      guard parsed.secondsSince1970 >= timestamp.secondsSince1970 else {
+        try fail(
+          FormatError(
+            file: path, line: line,
+            message:
+              "column '\(columns.names[columns.end])': expected the end at or after the start (\(timestamp)), found \(parsed)"
+          ), &sink)
         return
       }
+      end = parsed
     }
     let valueBytes = csvField(columns.value, fields, fieldCount, parser, window, &valueScratch)
     var value: Double?
     if !valueBytes.isEmpty {
-      guard let number = parseNumber(valueBytes) else {
+      guard let number = options.number(valueBytes, scratch: &otherScratch) else {
+        let expected =
+          options.thousands.map {
+            "a number with '\(Character(UnicodeScalar($0)))' between thousands (1\(Character(UnicodeScalar($0)))250)"
+          } ?? "a number"
         var message =
           columns.names.isEmpty
-          ? "expected a number for value, found \(quoted(valueBytes))"
-          : "\(columns.label(columns.value, field: "value")): expected a number, found \(quoted(valueBytes))"
-        if valueBytes.contains(UInt8(ascii: ",")) {
-          message += "; write decimals with a point (1.5), without thousands separators"
+          ? "expected \(expected) for value, found \(quoted(valueBytes))"
+          : "\(columns.label(columns.value, field: "value")): expected \(expected), found \(quoted(valueBytes))"
+        if options.thousands == nil, valueBytes.contains(UInt8(ascii: ",")) {
+          message +=
+            "; write decimals with a point (1.5), or declare the thousands separator (--thousands ,)"
         }
         try fail(FormatError(file: path, line: line, message: message), &sink)
         return
@@ -318,8 +392,14 @@ extension EventFileReader {
         source = named
       }
     }
-    let kind = trim(csvField(columns.event, fields, fieldCount, parser, window, &kindScratch))
-    let note = csvField(columns.note, fields, fieldCount, parser, window, &noteScratch)
+    let kind =
+      columns.fixedKind.isEmpty
+      ? trim(csvField(columns.event, fields, fieldCount, parser, window, &kindScratch))
+      : ColumnReading.copy(columns.fixedKind, into: &kindScratch)
+    let note =
+      columns.fixedNote.isEmpty
+      ? csvField(columns.note, fields, fieldCount, parser, window, &noteScratch)
+      : ColumnReading.copy(columns.fixedNote, into: &noteScratch)
     if let problem = checkText(kind: kind, note: note) {
       try fail(FormatError(file: path, line: line, message: problem), &sink)
       return
@@ -328,6 +408,14 @@ extension EventFileReader {
       RawRecord(
         line: line, timestamp: timestamp, kind: kind, value: value, note: note, source: source),
       to: &sink)
+    if let end {
+      // A session's end: its own kind; the value and note went with the start.
+      try deliver(
+        RawRecord(
+          line: line, timestamp: end, kind: ColumnReading.copy(columns.endKind, into: &kindScratch),
+          value: nil, note: UnsafeRawBufferPointer(start: nil, count: 0), source: source),
+        to: &sink)
+    }
   }
 
   /// The message for a timestamp neither ISO 8601 nor another form read: the column (`dateLabel`,

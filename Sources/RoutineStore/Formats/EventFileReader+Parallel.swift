@@ -21,7 +21,11 @@ extension EventFileReader {
   ) throws -> [Part<Sink>] {
     let (file, format) = try open()
     var first = Part(sink: makeSink(), lineOffset: 0)
-    var csv = CSVState(zone: assumedZone, order: dateOrder)
+    if format == .jsonl, readsArray(file.unread) {
+      try readJSONArray(file, into: &first.sink)
+      return [first]
+    }
+    var csv = CSVState(zone: assumedZone, order: dateOrder, preamble: options.skipLines)
     var json = JSONState(zone: assumedZone, order: dateOrder)
     defer {
       csv.deallocate()

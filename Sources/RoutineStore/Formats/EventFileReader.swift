@@ -48,11 +48,14 @@ public struct EventFileReader: Sendable {
   public let columns: ColumnMapping?
   /// The order of numeric dates whose day and month could be swapped; `nil` refuses them.
   public let dateOrder: DateOrder?
+  /// A declared date pattern, thousands separator and preamble.
+  public let options: ReadingOptions
 
   /// A reader for `path` (`-` is standard input).
   public init(
     path: String, format: EventFileFormat? = nil, skipsInvalid: Bool = false,
-    assumedZone: Zone? = nil, columns: ColumnMapping? = nil, dateOrder: DateOrder? = nil
+    assumedZone: Zone? = nil, columns: ColumnMapping? = nil, dateOrder: DateOrder? = nil,
+    options: ReadingOptions = ReadingOptions()
   ) {
     self.path = path
     self.format = format
@@ -60,6 +63,7 @@ public struct EventFileReader: Sendable {
     self.assumedZone = assumedZone
     self.columns = columns
     self.dateOrder = dateOrder
+    self.options = options
   }
 
   /// The longest record (a line, or for CSV the lines of one quoted record): 1 MiB.
@@ -69,9 +73,13 @@ public struct EventFileReader: Sendable {
   /// `FormatError` for the first invalid record (unless skipping), or for a bad CSV header.
   public func read<Sink: RecordSink>(into sink: inout Sink) throws {
     let (file, format) = try open()
+    if format == .jsonl, readsArray(file.unread) {
+      try readJSONArray(file, into: &sink)
+      return
+    }
     switch format {
     case .csv:
-      var state = CSVState(zone: assumedZone, order: dateOrder)
+      var state = CSVState(zone: assumedZone, order: dateOrder, preamble: options.skipLines)
       defer { state.deallocate() }
       _ = try scanCSV(file, &state, until: .endOfFile, into: &sink)
     case .jsonl:
@@ -95,7 +103,7 @@ public struct EventFileReader: Sendable {
         message: "expected \(format?.rawValue.uppercased() ?? "CSV or JSON Lines") events; \(hint)")
     }
     let format = format ?? EventFileFormat.guess(fromPath: path) ?? sniff(file.unread)
-    if format == .jsonl, columns != nil {
+    if format == .jsonl, columns != nil, !readsArray(file.unread) {
       // Named keys have no columns to map: ignoring --columns would import something else
       // than what was asked for.
       throw FormatError(
@@ -125,7 +133,7 @@ public struct EventFileReader: Sendable {
 
   func sniff(_ bytes: UnsafeRawBufferPointer) -> EventFileFormat {
     for byte in bytes where !isSpace(byte) && byte != 0x0A && byte != 0x0D {
-      return byte == UInt8(ascii: "{") ? .jsonl : .csv
+      return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") ? .jsonl : .csv
     }
     return .csv
   }
