@@ -93,7 +93,7 @@ struct OtherAppsCSVTests {
     ),
     (
       "2026-04-27,07:05,Coffee,\"1,5\"\n",
-      "line 2: column 'Amount': expected a number, found '1,5'; write decimals with a point (1.5), without thousands separators"
+      "line 2: column 'Amount': expected a number, found '1,5'; write decimals with a point (1.5), or declare the thousands separator (--thousands ,)"
     ),
   ])
   func aValueThatDoesNotParseNamesItsColumnAndLine(row: String, message: String) {
@@ -161,11 +161,11 @@ struct OtherAppsCSVTests {
     ("timestamp=Date", "--columns: expected the fields timestamp and event, found no event"),
     (
       "timestamp=Date,event=A,colour=B",
-      "--columns: expected a field timestamp, event, value, note or source before '=', found 'colour'"
+      "--columns: expected a field timestamp, event, value, note, source, start or end before '=', found 'colour'"
     ),
     ("timestamp=Date,event=A,event=B", "--columns: the field event is named twice"),
-    ("timestamp=Date,event=A+B", "--columns: only timestamp joins columns"),
-    ("timestamp=D+T+Z,event=A", "--columns: only timestamp joins columns"),
+    ("timestamp=Date,event=A+B", "--columns: only timestamp, start and end join columns"),
+    ("timestamp=D+T+Z,event=A", "--columns: only timestamp, start and end join columns"),
     ("timestamp=Date,event=", "--columns: expected a header name, found nothing"),
     ("timestamp=Date,event=\"A", "--columns: expected a closing '\"' after \"A"),
     ("Date", "--columns: expected field=Header pairs separated by commas, found 'Date'"),

@@ -22,6 +22,8 @@ enum ImportFormat: String, CaseIterable {
   case healthAutoExport = "health-auto-export"
   /// Daylio's export.
   case daylio
+  /// Loop Habit Tracker's Checkmarks.csv (days done) or Habits.csv (docs/formats.md).
+  case loop
 
   /// The event file format, or `nil` for an Apple Health export or another app's.
   var eventFormat: EventFileFormat? {
@@ -60,16 +62,20 @@ enum ImportCommand: Command {
       local times are read in the zone the file names, else --assume-zone or --tz, else $TZ,
       else the settings' zone, else the system's. A workout or a night the store already holds
       from another source is not added again. docs/formats.md#other-apps has the rules.
+
+      Loop Habit Tracker's Habits.csv creates the habits (a habit of the same name is left as it
+      is) and its Checkmarks.csv gives their days done: days without a time, which count for
+      habits' strength and streaks and teach no routine a time (docs/formats.md).
       """,
     arguments: [
       ArgumentSpec(
         "FILE",
-        "A .csv, .jsonl, export.xml or export.zip file, another app's export, or - for standard input.",
+        "A .csv, .jsonl, .json, export.xml or export.zip file, another app's export (Loop's Habits.csv or Checkmarks.csv too), or - for standard input.",
         repeatable: true, completes: .file)
     ],
     options: [
-      format.spec, skipInvalid, assumeZone.spec, columns.spec, dateOrder.spec,
-      HealthImport.from.spec,
+      format.spec, skipInvalid, assumeZone.spec, columns.spec, dateOrder.spec, dateFormat.spec,
+      thousands.spec, skipLines.spec, HealthImport.from.spec,
     ],
     globals: ["store", "tz", "json"],
     globalHelp: [
@@ -98,6 +104,28 @@ enum ImportCommand: Command {
     ) { try? ColumnMapping(parsing: $0) },
     "Read another app's CSV: which columns hold which field, e.g. \"timestamp=Date+Time,event=Activity,value=Amount,note=Comment\" (docs/formats.md)."
   )
+  /// `--date-format PATTERN`: read by the command, whose errors say what is wrong with it.
+  static let dateFormat = Option(
+    "date-format",
+    ValueType(
+      placeholder: "PATTERN", expected: "a date pattern such as 'dd.MM.yyyy HH:mm'",
+      isContextFree: false
+    ) { try? DatePattern($0) },
+    "Read timestamps by PATTERN, e.g. 'dd.MM.yyyy HH:mm' or 'M/d/yyyy h:mm a' (docs/formats.md)."
+  )
+  /// `--thousands SEP`.
+  static let thousands = Option(
+    "thousands",
+    ValueType(
+      placeholder: "SEP", expected: "the thousands separator: , . ' or a space"
+    ) { text -> Character? in
+      text.count == 1 && ReadingOptions.thousandsSeparators.contains(text.first!) ? text.first : nil
+    },
+    "Numbers have SEP between thousands (1,250); with ., a comma is the decimal point (1.250,5).")
+  /// `--skip-lines N`.
+  static let skipLines = Option(
+    "skip-lines", .integer(in: 1...1000),
+    "Skip N lines before the CSV header (a title or an export's preamble).")
   /// `--date-order dmy|mdy`.
   static let dateOrder = Option(
     "date-order", dateOrderType,
@@ -117,6 +145,7 @@ enum ImportCommand: Command {
     let zone = try context.assumedZone()
     let columns = try columnMapping(context)
     let dateOrder = try context.arguments.value(Self.dateOrder)
+    let options = try readingOptions(context)
     // On a fresh install, a store is made only if a file could be imported.
     let (status, _) = try context.withWritableStore(
       keep: { $0.0 == .ok || $0.1 > 0 }, checkingZone: false
@@ -156,8 +185,8 @@ enum ImportCommand: Command {
         try importFiles(
           into: store, format: chosen, health: health, firstDate: firstDate,
           skippingInvalid: skips, assumedZone: zone, healthZone: healthZone,
-          appZone: appZone, columns: columns, dateOrder: dateOrder, userZone: userZone,
-          context: context)
+          appZone: appZone, columns: columns, dateOrder: dateOrder, options: options,
+          userZone: userZone, context: context)
       }
     }
     return status
@@ -169,7 +198,8 @@ enum ImportCommand: Command {
   private static func importFiles(
     into store: EventStore, format chosen: ImportFormat?, health: Bool, firstDate: LocalDate?,
     skippingInvalid skips: Bool, assumedZone zone: Zone?, healthZone: Zone?,
-    appZone: () throws -> Zone, columns: ColumnMapping?, dateOrder: DateOrder?, userZone: Zone?,
+    appZone: () throws -> Zone, columns: ColumnMapping?, dateOrder: DateOrder?,
+    options: ReadingOptions, userZone: Zone?,
     context: Context
   ) throws -> (ExitCode, Int) {
     let format = chosen?.eventFormat
@@ -180,13 +210,30 @@ enum ImportCommand: Command {
     for path in context.arguments.arguments {
       let reader = EventFileReader(
         path: path, format: format, skipsInvalid: skips, assumedZone: zone, columns: columns,
-        dateOrder: dateOrder)
+        dateOrder: dateOrder, options: options)
       let name = TerminalText.escaped(displayName(path))
       do {
-        if health || (format == nil && HealthImport.looksLikeExport(path)) {
-          guard columns == nil, dateOrder == nil else {
+        if chosen == .loop || (chosen == nil && LoopHabitsFile.detect(path) != nil) {
+          guard columns == nil, dateOrder == nil, options == ReadingOptions() else {
             throw UsageError(
-              "--columns and --date-order read CSV; \(name) is an Apple Health export: import it without them",
+              "--columns, --date-order, --date-format, --thousands and --skip-lines read other apps' CSV; \(name) is Loop Habit Tracker's: import it without them",
+              command: spec.name)
+          }
+          // A savepoint: a file that fails half-way leaves nothing of itself.
+          let outcome = try store.write {
+            try LoopImport.run(
+              path, kind: nil, store: store, firstDate: firstDate, skippingInvalid: skips,
+              context: context)
+          }
+          added += outcome.added
+          reports.append(outcome.report)
+          if !context.isJSON { for line in outcome.lines { context.output.line(line) } }
+          continue
+        }
+        if health || (format == nil && HealthImport.looksLikeExport(path)) {
+          guard columns == nil, dateOrder == nil, options == ReadingOptions() else {
+            throw UsageError(
+              "--columns, --date-order, --date-format, --thousands and --skip-lines read CSV; \(name) is an Apple Health export: import it without them",
               command: spec.name)
           }
           let summary = try store.importHealthExport(
@@ -208,11 +255,12 @@ enum ImportCommand: Command {
         // CSV (--format, --columns, --date-order).
         let app =
           chosen?.appFormat
-          ?? (chosen == nil && columns == nil && dateOrder == nil ? AppImport.detect(path) : nil)
+          ?? (chosen == nil && columns == nil && dateOrder == nil && options == ReadingOptions()
+            ? AppImport.detect(path) : nil)
         if let app {
-          guard columns == nil, dateOrder == nil else {
+          guard columns == nil, dateOrder == nil, options == ReadingOptions() else {
             throw UsageError(
-              "--columns and --date-order read routine's CSV; \(name) is read as a \(app.appName) export: import it without them",
+              "--columns, --date-order, --date-format, --thousands and --skip-lines read routine's CSV; \(name) is read as a \(app.appName) export: import it without them",
               command: spec.name)
           }
           let summary = try store.importAppExport(
@@ -300,6 +348,21 @@ enum ImportCommand: Command {
     } catch {
       throw UsageError("--columns: \(error.message)", command: context.command)
     }
+  }
+
+  /// `--date-format`, `--thousands` and `--skip-lines`.
+  private static func readingOptions(_ context: Context) throws(UsageError) -> ReadingOptions {
+    var options = ReadingOptions()
+    if let text = context.arguments.text(dateFormat) {
+      do {
+        options.datePattern = try DatePattern(text)
+      } catch {
+        throw UsageError("--date-format: \(error.message)", command: context.command)
+      }
+    }
+    options.thousands = try context.arguments.value(thousands).flatMap(\.asciiValue)
+    options.skipLines = try context.arguments.value(skipLines) ?? 0
+    return options
   }
 
   /// The checks after logging for the events of the last two days (the longest look-back): a

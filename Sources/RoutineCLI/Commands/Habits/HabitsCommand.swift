@@ -15,7 +15,8 @@ enum HabitsCommand: Command {
       named like the habit counts as doing it: its reminders stay quiet that day.
       'routine reminders add --habit NAME' reminds of it. Each habit shows its strength (a share
       of its days done, the last 13 weighing half, as Loop Habit Tracker scores it) and its
-      streak of days done in a row.
+      streak of days done in a row. Days imported from Loop Habit Tracker (done, without a
+      time) count as days done.
       """,
     globals: ["store", "now", "tz", "json"],
     subcommands: subcommands.map { $0.spec })
@@ -71,11 +72,15 @@ enum HabitsCommand: Command {
     let today = WallClock.localDate(at: now, in: zone)
     let first = today.adding(days: -Adaptation.strengthDays)
     let start = WallClock.instant(on: first, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
-    let times = try store.eventTimes(ofKeys: Set(habits.map(\.name.key)), from: start, to: now)
+    let keys = Set(habits.map(\.name.key))
+    let times = try store.eventTimes(ofKeys: keys, from: start, to: now)
+    // Days done without a time (another tracker's checkmarks) count as the day's act.
+    let marked = try store.markedDays(ofKeys: keys, from: first, through: today)
     var result: [String: (strength: Double, streak: Int)] = [:]
     for habit in habits {
       let done = HabitScore.days(
-        from: first, through: today, isOn: habit.isOn, acts: times[habit.name.key] ?? [])
+        from: first, through: today, isOn: habit.isOn, acts: times[habit.name.key] ?? [],
+        markedDays: marked[habit.name.key] ?? [])
       let score = HabitScore.score(done, lastIsToday: habit.isOn(today))
       result[habit.id] = (score.strength, score.streak)
     }
