@@ -123,6 +123,18 @@ struct LoopImportTests {
     let report = (forced.json["files"] as? [[String: Any]])?.first
     #expect(report?["format"] as? String == "loop")
     #expect(report?["added"] as? Int == 1)
+    // The same shape read through --columns is another app's counts, not Loop's checkmarks.
+    let counts = sandbox.run(
+      "import", good, "--format", "csv", "--columns", "timestamp=Date,event='Push-ups',value=Gym",
+      "--date-format", "yyyy-MM-dd", "--assume-zone", "Europe/Berlin")
+    #expect(counts.status == 0, "\(counts.stderr)")
+    #expect(counts.stdout.contains("1 event read, 1 added"), "\(counts.stdout)")
+    let unforced = sandbox.file("counts.csv", "Date,Count\n2026-03-05,2\n")
+    let read = sandbox.run(
+      "import", unforced, "--columns", "timestamp=Date,event='Push-ups',value=Count",
+      "--date-format", "yyyy-MM-dd", "--assume-zone", "Europe/Berlin")
+    #expect(read.status == 0, "\(read.stderr)")
+    #expect(read.stdout.contains("1 event read, 1 added"), "\(read.stdout)")
     // --columns reads another app's CSV: with a Loop file it would be ignored, so it is refused.
     let mixed = sandbox.run(
       "import", good, "--format", "loop", "--columns", "timestamp=Date,event=Gym")

@@ -213,7 +213,10 @@ enum ImportCommand: Command {
         dateOrder: dateOrder, options: options)
       let name = TerminalText.escaped(displayName(path))
       do {
-        if chosen == .loop || (chosen == nil && LoopHabitsFile.detect(path) != nil) {
+        // A file read through --columns is another app's, whatever its values look like: a
+        // column of dates and small counts is not Loop's unless --format says so.
+        let readAsCSV = columns != nil || dateOrder != nil || options != ReadingOptions()
+        if chosen == .loop || (chosen == nil && !readAsCSV && LoopHabitsFile.detect(path) != nil) {
           guard columns == nil, dateOrder == nil, options == ReadingOptions() else {
             throw UsageError(
               "--columns, --date-order, --date-format, --thousands and --skip-lines read other apps' CSV; \(name) is Loop Habit Tracker's: import it without them",
