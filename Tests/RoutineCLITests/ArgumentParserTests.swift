@@ -188,8 +188,9 @@ struct HelpTests {
     #expect(
       ImportCommand.spec.usage
         == "routine import FILE... [--format csv|jsonl|apple-health|sleep-as-android|fitbit|garmin|"
-        + "health-auto-export|daylio] [--skip-invalid] "
-        + "[--assume-zone ZONE] [--columns MAP] [--date-order dmy|mdy] [--from DATE]")
+        + "health-auto-export|daylio|loop] [--skip-invalid] "
+        + "[--assume-zone ZONE] [--columns MAP] [--date-order dmy|mdy] [--date-format PATTERN] "
+        + "[--thousands SEP] [--skip-lines N] [--from DATE]")
     #expect(ClearCommand.spec.usage == "routine clear --all|--learned|--delivered")
     #expect(KindsRenameCommand.spec.usage == "routine kinds rename OLD NEW [--yes]")
   }

@@ -9,7 +9,9 @@ import Testing
 struct TypedEventOptionsTests {
   /// Options the command itself reads, because their meaning needs the clock, the zone database
   /// or words of their own in the error (`--columns`).
-  static let readByTheCommand: Set<String> = ["from", "to", "at", "assume-zone", "columns"]
+  static let readByTheCommand: Set<String> = [
+    "from", "to", "at", "assume-zone", "columns", "date-format",
+  ]
 
   @Test(arguments: [
     "log", "undo", "events", "events delete", "kinds rename", "import", "analyze", "backtest",
@@ -35,7 +37,7 @@ struct TypedEventOptionsTests {
     #expect(
       result.stderr.hasPrefix(
         "error: --format: expected csv, jsonl, apple-health, sleep-as-android, fitbit, garmin, "
-          + "health-auto-export or daylio, found 'xml'\n"))
+          + "health-auto-export, daylio or loop, found 'xml'\n"))
     #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
   }
 
@@ -109,7 +111,8 @@ struct TypedEventOptionsTests {
     #expect(help.contains("--date-order dmy|mdy"))
     #expect(
       help.contains(
-        "--format csv|jsonl|apple-health|sleep-as-android|fitbit|garmin|health-auto-export|daylio"))
+        "--format csv|jsonl|apple-health|sleep-as-android|fitbit|garmin|health-auto-export|daylio|loop"
+      ))
     let parser = RoutineCLI.parser
     func option(_ command: String, _ name: String) -> OptionSpec? {
       parser.command(named: command)?.options.first { $0.name == name }
@@ -118,7 +121,7 @@ struct TypedEventOptionsTests {
     #expect(
       imported.choices == [
         "csv", "jsonl", "apple-health", "sleep-as-android", "fitbit", "garmin",
-        "health-auto-export", "daylio",
+        "health-auto-export", "daylio", "loop",
       ])
     // sample writes only the files of routine and Apple Health.
     let sampled = try #require(option("sample", "format"))

@@ -38,8 +38,9 @@ enum ImportFormat: String, CaseIterable {
   var appFormat: AppFormat? { AppFormat(rawValue: rawValue) }
 }
 
-/// `routine import FILE... [--format csv|jsonl|apple-health] [--skip-invalid] [--assume-zone ZONE]
-/// [--from DATE]`
+/// `routine import FILE... [--format csv|jsonl|apple-health|loop] [--skip-invalid]
+/// [--assume-zone ZONE] [--columns MAP] [--date-format PATTERN] [--thousands SEP]
+/// [--skip-lines N] [--from DATE]`
 enum ImportCommand: Command {
   static let spec = CommandSpec(
     name: "import",

@@ -64,11 +64,6 @@ enum SampleCommand: Command {
   static func run(_ context: Context) throws -> ExitCode {
     let arguments = context.arguments
     let chosen = try arguments.value(Self.format) ?? .csv
-    guard chosen != .loop else {
-      throw UsageError(
-        "--format loop: sample writes csv, jsonl or apple-health; loop is only read",
-        command: spec.name)
-    }
     guard let format = chosen.eventFormat else { return try runHealth(context) }
     if arguments.isGiven(size) {
       throw UsageError("--size: only with --format apple-health", command: spec.name)

@@ -28,7 +28,7 @@ public final class EventStore {
   static let unmarkedTables: Set<String> = [
     "migrations", "kinds", "events", "settings", "requests", "delivered", "reminders", "habits",
     "tasks", "deleted_ids", "cancellations", "deliveries", "answers", "state", "learned_routines",
-    "adaptations",
+    "adaptations", "day_marks",
   ]
 
   /// The connection (exposed for modules that add tables through migrations of their own).
