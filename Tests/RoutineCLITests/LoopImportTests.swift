@@ -100,8 +100,14 @@ struct LoopImportTests {
     // Without habits yet, the output says how to make the days count.
     #expect(
       result.stdout.contains(
-        "No habit named Gym yet: its days count once it is one (import Loop's Habits.csv, or 'routine habits add Gym')."
+        "No habit named Meditate and Gym yet: their days count once they are habits (import Loop's Habits.csv, or 'routine habits add NAME')."
       ))
+    _ = sandbox.run("habits", "add", "Meditate")
+    let one = sandbox.run("import", sandbox.file("Gym.csv", "Date,Meditate,Gym\n2026-03-04,2,2\n"))
+    #expect(
+      one.stdout.hasSuffix(
+        "No habit named Gym yet: its days count once it is one (import Loop's Habits.csv, or 'routine habits add Gym').\n"
+      ), "\(one.stdout)")
     // No events: the analyzer, the learner and the outlier checks read events only.
     #expect(sandbox.run("events", "--json").json["events"] as? [Any] != nil)
     #expect((sandbox.run("events", "--json").json["events"] as? [Any])?.isEmpty == true)

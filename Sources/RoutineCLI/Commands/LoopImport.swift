@@ -36,11 +36,17 @@ enum LoopImport {
       var lines = [line + "."]
       let habits = Set(try store.habits().map(\.name.key))
       var named = Set<String>()
-      for habit in file.habits where !habits.contains(habit.key) && named.insert(habit.key).inserted
-      {
+      let missing = file.habits.filter { !habits.contains($0.key) && named.insert($0.key).inserted }
+        .map { TerminalText.escaped($0.name) }
+      if !missing.isEmpty {
+        let list =
+          missing.count == 1
+          ? missing[0] : missing.dropLast().joined(separator: ", ") + " and " + missing.last!
+        let add =
+          missing.count == 1 ? "'routine habits add \(missing[0])'" : "'routine habits add NAME'"
         lines.append(
-          "No habit named \(TerminalText.escaped(habit.name)) yet: its days count once it is one "
-            + "(import Loop's Habits.csv, or 'routine habits add \(TerminalText.escaped(habit.name))')."
+          "No habit named \(list) yet: \(missing.count == 1 ? "its" : "their") days count once "
+            + "\(missing.count == 1 ? "it is one" : "they are habits") (import Loop's Habits.csv, or \(add))."
         )
       }
       let report = JSON.object([
