@@ -114,7 +114,9 @@ struct OtherAppsImportTests {
       "import", Self.fixture("Activities.csv"), "--format", "garmin", "--columns",
       "timestamp=Date,event=Title")
     #expect(result.status == 64)
-    #expect(result.stderr.contains("--columns and --date-order read routine's CSV"))
+    #expect(
+      result.stderr.contains(
+        "--columns, --date-order, --date-format, --thousands and --skip-lines read routine's CSV"))
     // Given without --format, --columns reads the file as routine's CSV: not recognised.
     let mapped = sandbox.run(
       "import", Self.fixture("Activities.csv"), "--columns", "timestamp=Date,event=Title", "--tz",
