@@ -70,6 +70,8 @@ final class Context {
   let environment: ProcessEnvironment
   let output: Output
   let errors: Output
+  /// This invocation's mark in the change journal: its writes are undone together.
+  let changeRun = UUID().uuidString
 
   init(arguments: ParsedArguments, environment: ProcessEnvironment, output: Output, errors: Output)
   {
@@ -255,7 +257,7 @@ final class Context {
     let path = try storePath()
     // Created complete and in place at once (EventStore.create), like every new store.
     _ = try EventStore.create(at: path) { store in _ = try recordingLocale(store) }
-    return try recordingLocale(EventStore(path: path, creating: true))
+    return try recordingChanges(recordingLocale(EventStore(path: path, creating: true)))
   }
 
   /// `store`, with the environment's locale recorded in its settings if none is yet.
@@ -272,7 +274,7 @@ final class Context {
   /// a store).
   func openExistingStore() throws -> EventStore? {
     do {
-      return try EventStore(path: try storePath(), creating: false)
+      return try recordingChanges(EventStore(path: try storePath(), creating: false))
     } catch StoreError.missing {
       return nil
     }
@@ -295,7 +297,8 @@ final class Context {
     if let existing = try openExistingStore() { return try body(try recordingLocale(existing)) }
     if checkingZone { _ = try userTimeZone(PlannerSettings()) }
     if let value = try EventStore.create(
-      at: try storePath(), keep: keep, { store in try body(try recordingLocale(store)) })
+      at: try storePath(), keep: keep,
+      { store in try body(try recordingChanges(try recordingLocale(store))) })
     {
       return value
     }

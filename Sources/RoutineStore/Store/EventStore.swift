@@ -28,7 +28,7 @@ public final class EventStore {
   static let unmarkedTables: Set<String> = [
     "migrations", "kinds", "events", "settings", "requests", "delivered", "reminders", "habits",
     "tasks", "deleted_ids", "cancellations", "deliveries", "answers", "state", "learned_routines",
-    "adaptations", "day_marks",
+    "adaptations", "day_marks", "changes", "change_steps",
   ]
 
   /// The connection (exposed for modules that add tables through migrations of their own).
@@ -42,6 +42,8 @@ public final class EventStore {
   /// Whether the store could only be opened for reading.
   public var isReadOnly: Bool { whyReadOnly != nil }
   private var kindIDs: [String: Int64] = [:]
+  /// Records this store's writes for `routine undo`, when ``recordChanges(as:run:)`` asked.
+  var journal: ChangeJournal?
 
   /// Opens the store at `path`, applying any migrations it lacks. When the file is missing it is
   /// created if `creating` (mode 0600, with any missing directories 0700), else the store throws
@@ -179,7 +181,16 @@ public final class EventStore {
   public func write<T>(_ body: () throws -> T) throws -> T {
     try withDatabase {
       do {
-        return try connection.transaction(body)
+        guard let journal, !connection.isInTransaction else {
+          return try connection.transaction(body)
+        }
+        // The record of the change commits with the change, or neither does.
+        return try connection.transaction {
+          let change = try journal.begin(self)
+          let value = try body()
+          try journal.finish(change, self)
+          return value
+        }
       } catch {
         kindIDs = [:]
         throw error

@@ -373,5 +373,43 @@ struct Migration {
           PRIMARY KEY (kind_key, day)
         ) WITHOUT ROWID;
         """),
+    Migration(
+      name: "0009-change-journal",
+      sql: """
+        -- Every change a command made, for `routine undo` (docs/cli.md). Events a change added
+        -- are the rows with ids in (events_before, events_after]: one transaction holds the
+        -- write lock, so SQLite numbers them after every row before it. An import of millions
+        -- is recorded by that range, not row by row.
+        CREATE TABLE changes (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          -- The process that made it: one command's transactions are undone together.
+          run TEXT NOT NULL,
+          made_at INTEGER NOT NULL,
+          command TEXT NOT NULL,
+          events_before INTEGER NOT NULL,
+          events_after INTEGER NOT NULL,
+          events_added INTEGER NOT NULL DEFAULT 0,
+          undone_at INTEGER
+        );
+        -- What reverts each row a change inserted, updated or deleted (events' deletions keep
+        -- the row's content here), replayed newest first.
+        CREATE TABLE change_steps (
+          id INTEGER PRIMARY KEY,
+          change_id INTEGER NOT NULL,
+          target TEXT NOT NULL,
+          action TEXT NOT NULL,
+          -- The row's key, so that a row added and then edited by one change counts once.
+          row_key TEXT NOT NULL,
+          revert TEXT NOT NULL
+        );
+        CREATE INDEX change_steps_by_change ON change_steps(change_id);
+        -- Since when changes are recorded, and whether the store held anything then (changes
+        -- before it cannot be undone).
+        INSERT OR REPLACE INTO state (key, value) VALUES ('journal_started', strftime('%s', 'now'));
+        INSERT OR REPLACE INTO state (key, value)
+          SELECT 'journal_predated', '1'
+          WHERE EXISTS (SELECT 1 FROM events) OR EXISTS (SELECT 1 FROM reminders)
+            OR EXISTS (SELECT 1 FROM habits) OR EXISTS (SELECT 1 FROM tasks);
+        """),
   ]
 }

@@ -38,7 +38,7 @@ enum KindsRenameCommand: Command {
     if new.key != old.key, let target = try store.storedKind(new) {
       let question =
         "Merge '\(TerminalText.escaped(stored.name))' into '\(TerminalText.escaped(target.name))'? "
-        + "Its events will carry that name, and this cannot be undone."
+        + "Its events will carry that name (routine undo reverts it)."
       guard try context.confirm(question) else {
         context.output.line("Nothing changed.")
         return .ok
