@@ -17,41 +17,50 @@ struct CorrectionTests {
     return sandbox
   }
 
-  @Test func undoShowsAndRemovesTheEventLoggedLastOneAtATime() {
+  @Test func undoRevertsTheLastChangeOneAtATime() {
     let sandbox = logged()
     let first = sandbox.run("undo", "--yes")
-    #expect(first.stdout == "Removed Coffee at Mon 2026-04-27 08:10 (+02:00).\n")
-    let second = sandbox.run("undo", "--yes", "--json")
-    #expect(second.json["removed"] as? Bool == true)
-    #expect((second.json["event"] as? [String: Any])?["event"] as? String == "Cofee")
+    #expect(first.stdout.hasPrefix("Undid 'import "), "\(first.stdout)")
+    #expect(first.stdout.hasSuffix("old.csv' of 2026-04-27 09:00 (1 event added).\n"))
+    let second = sandbox.run("undo", "--json")
+    #expect(second.json["undone"] as? Bool == true)
+    let changes = second.json["changes"] as? [[String: Any]]
+    #expect(changes?.first?["command"] as? String == "log Coffee --at 08:10")
     #expect(
       sandbox.run("events").stdout
-        == "2026-04-26T07:00:00+02:00  Coffee  (import)\n2026-04-27T06:45:00+02:00  Wake Up  (cli)\n"
+        == "2026-04-27T06:45:00+02:00  Wake Up  (cli)\n2026-04-27T07:10:00+02:00  Cofee  value=2  (cli)\n"
     )
   }
 
-  @Test func undoAsksOnATerminalAndRefusesWithoutOne() throws {
+  @Test func undoAsksOnATerminalAndDoesItWithoutOne() throws {
     let sandbox = logged()
+    #expect(sandbox.run("undo").status == 0)
     sandbox.interactiveAnswers = ["n"]
     let declined = sandbox.run("undo")
-    #expect(declined.stderr == "Remove Coffee at Mon 2026-04-27 08:10 (+02:00)? [y/N] ")
-    #expect(declined.stdout == "Nothing removed.\n")
-    sandbox.interactiveAnswers = ["y"]
-    #expect(sandbox.run("undo").stdout == "Removed Coffee at Mon 2026-04-27 08:10 (+02:00).\n")
-    let script = try sandbox.runBinary("undo")
-    #expect(script.status == 64)
     #expect(
-      script.stderr.hasPrefix(
-        "error: Remove Cofee (value 2) at Mon 2026-04-27 07:10 (+02:00)? Standard input is not a terminal: add --yes to confirm"
-      ))
-    #expect(sandbox.run("events", "--event", "cofee").stdout.contains("Cofee"))
+      declined.stderr
+        == "Undo 'log Coffee --at 08:10' of 2026-04-27 09:00 (1 event added, 1 kind added)? [y/N] ")
+    #expect(declined.stdout == "Nothing undone.\n")
+    sandbox.interactiveAnswers = ["y"]
+    #expect(
+      sandbox.run("undo").stdout
+        == "Undid 'log Coffee --at 08:10' of 2026-04-27 09:00 (1 event added, 1 kind added).\n")
+    // Without a terminal it does not ask: it says what it reverted.
+    let script = try sandbox.runBinary("undo")
+    #expect(script.status == 0)
+    #expect(
+      script.stdout
+        == "Undid 'log Cofee --at 07:10 --value 2' of 2026-04-27 09:00 (1 event added, 1 kind added).\n"
+    )
+    #expect(script.stderr == "")
+    #expect(!sandbox.run("events").stdout.contains("Cofee"))
   }
 
-  @Test func undoWithNothingLoggedSaysSo() {
+  @Test func undoWithNothingRecordedSaysSo() {
     let sandbox = Sandbox()
-    #expect(
-      sandbox.run("undo", "--yes").stdout
-        == "Nothing to undo: no event was logged with 'routine log'.\n")
+    let undo = sandbox.run("undo")
+    #expect(undo.status == 0)
+    #expect(undo.stdout == "Nothing to undo: no change is recorded.\n")
   }
 
   @Test func deletingASelectionListsItAndDeletesExactlyThat() {

@@ -44,26 +44,29 @@ enum UndoCommand: Command {
     }
     let undone: [RecordedChange]?
     do {
-      undone = try store.undoLatest(expected: latest.id, at: try context.nowSeconds())
+      // Said before the undo commits: an answer nobody can read changes nothing.
+      undone = try store.undoLatest(expected: latest.id, at: try context.nowSeconds()) { undone in
+        if context.isJSON {
+          context.output.line(
+            JSON.object([
+              ("undone", .bool(true)), ("changes", .array(undone.map { json($0, zone: zone) })),
+            ]).serialized())
+        } else {
+          context.output.line("Undid \(describe(undone, zone: zone)).")
+        }
+        try context.output.deliver()
+      }
     } catch let refusal as UndoRefusal {
       context.errors.line(
         "error: cannot undo \(describe([refusal.change], zone: zone)): \(refusal.reason); nothing changed"
       )
       return .failure
     }
-    guard let undone else {
+    guard undone != nil else {
       context.errors.line(
         "error: the store changed while undo was asking (another change or undo); nothing changed. See 'routine undo --list'."
       )
       return .failure
-    }
-    if context.isJSON {
-      context.output.line(
-        JSON.object([
-          ("undone", .bool(true)), ("changes", .array(undone.map { json($0, zone: zone) })),
-        ]).serialized())
-    } else {
-      context.output.line("Undid \(describe(undone, zone: zone)).")
     }
     return .ok
   }

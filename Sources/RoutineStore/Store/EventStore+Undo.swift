@@ -98,13 +98,18 @@ extension EventStore {
   /// at once revert two different changes, never one twice: each finds and marks its change
   /// while it holds the write lock.
   ///
-  /// Throws ``UndoRefusal`` when the store no longer is as the change left it.
-  public func undoLatest(expected: Int64? = nil, at now: Int64) throws -> [RecordedChange]? {
+  /// Throws ``UndoRefusal`` when the store no longer is as the change left it. `reverted` runs
+  /// before the transaction commits (to say what was reverted): if it throws, nothing is undone.
+  public func undoLatest(
+    expected: Int64? = nil, at now: Int64,
+    reverted: ([RecordedChange]) throws -> Void = { _ in }
+  ) throws -> [RecordedChange]? {
     defer { forgetKindIDs() }
     return try write {
       let group = try nextUndo()
       guard let latest = group.first, expected == nil || expected == latest.id else { return nil }
       for change in group { try revert(change, at: now) }
+      try reverted(group)
       return group
     }
   }
