@@ -52,10 +52,13 @@ struct CommandError: Error, CustomStringConvertible {
   var code: ExitCode
   /// The sentence.
   var message: String
+  /// What was probably meant, when the error is a typo (an action near an offered one).
+  var suggestion: String?
 
-  init(_ code: ExitCode, _ message: String) {
+  init(_ code: ExitCode, _ message: String, suggestion: String? = nil) {
     self.code = code
     self.message = message
+    self.suggestion = suggestion
   }
 
   var description: String { message }

@@ -99,7 +99,8 @@ struct UndoTests {
     let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
     #expect(sandbox.run("log", "Coffee", "--at", "07:00").status == 0)
     let list = sandbox.run("undo", "--list", "--json")
-    let entries = (try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8))) as? [[String: Any]]
+    let entries =
+      (try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8))) as? [[String: Any]]
     #expect(entries?.count == 1)
     #expect(entries?.first?["command"] as? String == "log Coffee --at 07:00")
     #expect(entries?.first?["madeAt"] as? String == "2026-04-27T09:00:00+02:00")
@@ -118,7 +119,8 @@ struct UndoTests {
     #expect(sandbox.run("habits").stdout.contains("Read"))
     sandbox.interactiveAnswers = ["y"]
     #expect(
-      sandbox.run("undo").stdout == "Undid 'habits add Read' of 2026-04-27 09:00 (1 habit added).\n")
+      sandbox.run("undo").stdout == "Undid 'habits add Read' of 2026-04-27 09:00 (1 habit added).\n"
+    )
     #expect(!sandbox.run("habits").stdout.contains("Read"))
   }
 
@@ -126,7 +128,10 @@ struct UndoTests {
     let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
     #expect(sandbox.run("log", "Coffee", "--at", "07:00").status == 0)
     var lines = "timestamp,event\n"
-    for day in 1...300 { lines += "2025-\(day % 12 + 1)-\(day % 28 + 1)T07:\(day % 60 < 10 ? "0" : "")\(day % 60):00+02:00,Tea\n" }
+    for day in 1...300 {
+      lines +=
+        "2025-\(day % 12 + 1)-\(day % 28 + 1)T07:\(day % 60 < 10 ? "0" : "")\(day % 60):00+02:00,Tea\n"
+    }
     #expect(sandbox.run("import", sandbox.file("many.csv", lines)).status == 0)
     let store = try EventStore(path: sandbox.storePath, creating: false)
     let steps = try store.connection.scalarInt("SELECT count(*) FROM change_steps") ?? -1
@@ -200,7 +205,8 @@ struct UndoTests {
     let undo = sandbox.run("undo")
     #expect(undo.status == 1)
     #expect(undo.stdout == "")
-    #expect(undo.stderr.hasPrefix("error: nothing to undo: no change is recorded; changes made before "))
+    #expect(
+      undo.stderr.hasPrefix("error: nothing to undo: no change is recorded; changes made before "))
     #expect(undo.stderr.hasSuffix("(when this store began recording them) cannot be undone.\n"))
     #expect(sandbox.run("events").stdout.contains("Coffee"))
     // Changes from then on are recorded.

@@ -36,7 +36,7 @@ enum LogCommand: Command {
 
   static func run(_ context: Context) throws -> ExitCode {
     let arguments = context.arguments
-    guard let kind = EventKind(arguments.arguments.joined(separator: " ")) else {
+    guard let typed = EventKind(arguments.arguments.joined(separator: " ")) else {
       throw UsageError("EVENT is empty", command: spec.name)
     }
     let value = try arguments.value(Self.value)
@@ -48,6 +48,8 @@ enum LogCommand: Command {
     }
     // A mistyped --at must not create a store: check its form before opening one.
     _ = try timestamp(in: Zone.utc)
+    // A new kind near a stored one (Coffe beside Coffee) is named, and asked about on a terminal.
+    guard let kind = try NearNames.kindToLog(typed, context) else { return .ok }
 
     let nowSeconds = try context.nowSeconds()
     try context.writing { store, settings, zone in

@@ -31,8 +31,16 @@ enum RespondCommand: Command {
   )
 
   static func run(_ context: Context) throws -> ExitCode {
-    let (id, action) = (context.arguments.arguments[0], context.arguments.arguments[1].lowercased())
+    let (id, typed) = (context.arguments.arguments[0], context.arguments.arguments[1].lowercased())
     let now = try context.requireNow()
+    // An action near an offered one (snoze) is named, and asked about on a terminal.
+    return try NearNames.answering(typed, context) { action in try answer(id, action, now, context)
+    }
+  }
+
+  private static func answer(_ id: String, _ action: String, _ now: Date, _ context: Context)
+    throws
+  {
     // An answer to a request that does not exist creates no store.
     _ = try context.withWritableStore { store in
       var occurrence: Int64?
@@ -61,6 +69,5 @@ enum RespondCommand: Command {
         try context.output.deliver()
       }
     }
-    return .ok
   }
 }

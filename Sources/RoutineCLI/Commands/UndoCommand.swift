@@ -12,7 +12,8 @@ enum UndoCommand: Command {
 
   static let spec = CommandSpec(
     name: "undo",
-    summary: "Revert the last change to the store (events, kinds, reminders, habits, tasks, settings).",
+    summary:
+      "Revert the last change to the store (events, kinds, reminders, habits, tasks, settings).",
     discussion: """
       Every command that changes what you recorded keeps a record of the change in the store;
       undo reverts the latest change not yet undone, in one transaction. Run again, it reverts
@@ -77,12 +78,14 @@ enum UndoCommand: Command {
     var text = "Nothing to undo: no change is recorded"
     var code = ExitCode.ok
     if reason.olderForgotten {
-      text += "; older changes are no longer kept (the store keeps the last \(EventStore.keptChanges))"
+      text +=
+        "; older changes are no longer kept (the store keeps the last \(EventStore.keptChanges))"
       code = .failure
     }
     if reason.predatesJournal, let started = reason.journalStarted {
       let date = Timestamp(secondsSince1970: started, utcOffsetSeconds: 0).localDate
-      text += "; changes made before \(date) (when this store began recording them) cannot be undone"
+      text +=
+        "; changes made before \(date) (when this store began recording them) cannot be undone"
       code = .failure
     }
     if context.isJSON {

@@ -53,7 +53,7 @@ struct Responder {
         decision = try handler.decide(
           action, to: target, given: given, pendingSnoozes: snoozes, now: now, in: zone)
       } catch .notOffered(let error) {
-        throw CommandError(.dataError, error.description)
+        throw CommandError(.dataError, error.description, suggestion: error.near)
       } catch .closed(let closing) {
         let when = TimeArgument.stamp(closing.answeredAt, zone)
         throw CommandError(

@@ -108,10 +108,15 @@ public struct ActionError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The category's actions (and `open`).
   public var valid: [String]
 
-  /// "'reminder-3-weekday-2' offers done, snooze, dismiss and open, not 'onit'".
+  /// The offered action `action` is likely a typo of (``NearName``), if any.
+  public var near: String? { NearName.nearest(to: action, among: valid) }
+
+  /// "'reminder-3-weekday-2' offers done, snooze, dismiss and open, not 'onit'", with "; did
+  /// you mean 'snooze'?" for a typo.
   public var description: String {
     let list = valid.dropLast().joined(separator: ", ") + " and " + (valid.last ?? "")
-    return "'\(requestID)' offers \(list), not '\(action)'"
+    let typo = near.map { "; did you mean '\($0)'?" } ?? ""
+    return "'\(requestID)' offers \(list), not '\(action)'\(typo)"
   }
 }
 

@@ -48,7 +48,9 @@ public struct NothingToUndo: Sendable, Equatable {
   public var olderForgotten: Bool
 
   /// A reason; none of these: the store never held anything to undo.
-  public init(journalStarted: Int64? = nil, predatesJournal: Bool = false, olderForgotten: Bool = false) {
+  public init(
+    journalStarted: Int64? = nil, predatesJournal: Bool = false, olderForgotten: Bool = false
+  ) {
     self.journalStarted = journalStarted
     self.predatesJournal = predatesJournal
     self.olderForgotten = olderForgotten
@@ -87,7 +89,8 @@ extension EventStore {
       let started = try state("journal_started").flatMap { Int64($0) }
       let predated = try state("journal_predated") == "1"
       let first = try connection.scalarInt("SELECT ifnull(min(id), 0) FROM changes") ?? 0
-      return NothingToUndo(journalStarted: started, predatesJournal: predated, olderForgotten: first > 1)
+      return NothingToUndo(
+        journalStarted: started, predatesJournal: predated, olderForgotten: first > 1)
     }
   }
 
@@ -180,7 +183,8 @@ extension EventStore {
 
   private func conflict(_ table: String) -> String {
     switch table {
-    case "events": "the events it would restore were since changed (one of them is in the store again)"
+    case "events":
+      "the events it would restore were since changed (one of them is in the store again)"
     case "kinds": "the kind it would restore is in the store again under its name"
     default: "what it would restore is in the store again (\(table))"
     }
