@@ -252,6 +252,14 @@ struct UndoTests {
     }
     #expect(try store.recordedChanges(limit: 1000).count == EventStore.keptChanges)
     #expect(try store.connection.scalarInt("SELECT min(id) FROM changes") == 6)
+    // Undone (the 100 are one command's), the older ones are said to be forgotten.
+    #expect(try store.undoLatest(at: 0)?.count == 100)
+    let undo = sandbox.run("undo")
+    #expect(undo.status == 1)
+    #expect(
+      undo.stderr
+        == "error: nothing to undo: no change is recorded; older changes are no longer kept (the store keeps the last 100).\n"
+    )
   }
 }
 

@@ -33,7 +33,11 @@ enum UndoCommand: Command {
     if context.arguments.flag(list) { return try showList(store, zone: zone, context) }
     let pending = try store.nextUndo()
     guard let latest = pending.first else { return nothing(try store.nothingToUndo(), context) }
+    // Only a change the user was shown and said yes to is reverted; without asking, the latest
+    // one when the write lock is had (another undo may have taken the one seen here).
+    var expected: Int64?
     if context.environment.isInteractive, !context.arguments.flag(yes), !context.isJSON {
+      expected = latest.id
       let question = "Undo \(describe(pending, zone: zone))?"
       context.errors.write("\(TerminalText.escaped(question)) [y/N] ")
       context.errors.flush()
@@ -46,7 +50,7 @@ enum UndoCommand: Command {
     let undone: [RecordedChange]?
     do {
       // Said before the undo commits: an answer nobody can read changes nothing.
-      undone = try store.undoLatest(expected: latest.id, at: try context.nowSeconds()) { undone in
+      undone = try store.undoLatest(expected: expected, at: try context.nowSeconds()) { undone in
         if context.isJSON {
           context.output.line(
             JSON.object([
@@ -64,6 +68,7 @@ enum UndoCommand: Command {
       return .failure
     }
     guard undone != nil else {
+      guard expected != nil else { return nothing(try store.nothingToUndo(), context) }
       context.errors.line(
         "error: the store changed while undo was asking (another change or undo); nothing changed. See 'routine undo --list'."
       )

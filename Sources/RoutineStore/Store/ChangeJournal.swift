@@ -154,11 +154,13 @@ final class ChangeJournal {
     )
     let oldest = change.id - ChangeJournal.kept
     if oldest > 0 {
-      try connection.execute(
-        """
-        DELETE FROM change_steps WHERE change_id <= \(oldest);
-        DELETE FROM changes WHERE id <= \(oldest);
-        """)
+      try connection.execute("DELETE FROM change_steps WHERE change_id <= \(oldest)")
+      try connection.execute("DELETE FROM changes WHERE id <= \(oldest)")
+      // Numbers skipped by changes that changed nothing do not say that; this does.
+      if connection.changes > 0 {
+        try connection.execute(
+          "INSERT OR REPLACE INTO state (key, value) VALUES ('journal_forgot', '1')")
+      }
     }
   }
 }

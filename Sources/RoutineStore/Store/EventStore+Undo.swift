@@ -88,9 +88,9 @@ extension EventStore {
     try read {
       let started = try state("journal_started").flatMap { Int64($0) }
       let predated = try state("journal_predated") == "1"
-      let first = try connection.scalarInt("SELECT ifnull(min(id), 0) FROM changes") ?? 0
+      let forgot = try state("journal_forgot") == "1"
       return NothingToUndo(
-        journalStarted: started, predatesJournal: predated, olderForgotten: first > 1)
+        journalStarted: started, predatesJournal: predated, olderForgotten: forgot)
     }
   }
 
@@ -107,7 +107,13 @@ extension EventStore {
     expected: Int64? = nil, at now: Int64,
     reverted: ([RecordedChange]) throws -> Void = { _ in }
   ) throws -> [RecordedChange]? {
-    defer { forgetKindIDs() }
+    // An undo is no change to record (its triggers record nothing without an open change).
+    let recording = journal
+    journal = nil
+    defer {
+      journal = recording
+      forgetKindIDs()
+    }
     return try write {
       let group = try nextUndo()
       guard let latest = group.first, expected == nil || expected == latest.id else { return nil }
