@@ -95,6 +95,25 @@ struct UndoTests {
         """)
   }
 
+  @Test func anAnswerIsUndoneWithWhatItLogged() {
+    let sandbox = Sandbox(now: "2026-05-05T08:00:00+02:00")
+    #expect(sandbox.run("reminders", "add", "--activity", "noalc", "--at", "09:00").status == 0)
+    #expect(sandbox.run("deliver", "--now", "2026-05-05T09:00:30+02:00").status == 0)
+    let before = snapshot(sandbox)
+    let at = ["--now", "2026-05-05T09:01:00+02:00"]
+    #expect(sandbox.run(["respond", "reminder-1-weekday-3", "dismiss"] + at).status == 0)
+    let undone = sandbox.run(["undo"] + at)
+    #expect(
+      undone.stdout
+        == "Undid 'respond reminder-1-weekday-3 dismiss' of 2026-05-05 09:01 (1 answer given).\n")
+    #expect(snapshot(sandbox) == before)
+    // Answered again (the undone answer no longer closes the firing), with a logged event.
+    let wild = sandbox.run(["respond", "reminder-1-weekday-3", "wild"] + at)
+    #expect(wild.status == 0, "\(wild.stderr)")
+    #expect(sandbox.run(["undo"] + at).stdout.contains("1 event added"))
+    #expect(snapshot(sandbox) == before)
+  }
+
   @Test func undoListsAsJSON() {
     let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
     #expect(sandbox.run("log", "Coffee", "--at", "07:00").status == 0)
