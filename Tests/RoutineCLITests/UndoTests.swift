@@ -216,7 +216,7 @@ struct UndoTests {
       let store = try EventStore(path: sandbox.storePath, creating: false)
       try store.connection.execute(
         """
-        DROP TABLE changes; DROP TABLE change_steps;
+        DROP TABLE changes; DROP TABLE change_steps; DROP TABLE change_events;
         DELETE FROM state WHERE key LIKE 'journal_%';
         DELETE FROM migrations WHERE name = '0008-change-journal';
         """)

@@ -95,6 +95,20 @@ final class ChangeJournal {
           : "'DELETE FROM \(table.name) WHERE \(matching("new"))'"
         reverts.append(("INSERT", "insert", "new", "", sql))
       }
+      if table.name == "events" {
+        // Deleted events keep their rows (not SQL text), restored together by `undo`.
+        reverts.removeAll { $0.action == "delete" }
+        try connection.execute(
+          """
+          CREATE TEMP TRIGGER IF NOT EXISTS undo_events_delete
+          AFTER DELETE ON main.events BEGIN
+            INSERT INTO change_events (change_id, id, at, utc_offset, kind_id, value, note, source)
+              SELECT id, old.id, old.at, old.utc_offset, old.kind_id, old.value, old.note,
+                old.source
+              FROM undo_current;
+          END
+          """)
+      }
       for revert in reverts {
         try connection.execute(
           """
@@ -144,7 +158,10 @@ final class ChangeJournal {
       : 0
     let steps =
       try connection.scalarInt(
-        "SELECT count(*) FROM change_steps WHERE change_id = \(change.id)") ?? 0
+        """
+        SELECT (SELECT count(*) FROM change_steps WHERE change_id = \(change.id))
+          + (SELECT count(*) FROM change_events WHERE change_id = \(change.id))
+        """) ?? 0
     guard added > 0 || steps > 0 else {
       try connection.execute("DELETE FROM changes WHERE id = \(change.id)")
       return
@@ -155,6 +172,7 @@ final class ChangeJournal {
     let oldest = change.id - ChangeJournal.kept
     if oldest > 0 {
       try connection.execute("DELETE FROM change_steps WHERE change_id <= \(oldest)")
+      try connection.execute("DELETE FROM change_events WHERE change_id <= \(oldest)")
       try connection.execute("DELETE FROM changes WHERE id <= \(oldest)")
       // Numbers skipped by changes that changed nothing do not say that; this does.
       if connection.changes > 0 {

@@ -171,6 +171,21 @@ extension EventStore {
         throw failure
       }
     }
+    // Deleted events last: every other row is as it was before the change by now, so they
+    // come back into the store they left.
+    let restore = try connection.prepare(
+      """
+      INSERT INTO events (id, at, utc_offset, kind_id, value, note, source)
+        SELECT id, at, utc_offset, kind_id, value, note, source FROM change_events
+        WHERE change_id = ? ORDER BY rowid
+      """)
+    try restore.bind(change.id, at: 1)
+    if let failure = stepping(restore) {
+      if failure.primaryCode == 19 {
+        throw UndoRefusal(change: change, reason: conflict("events"))
+      }
+      throw failure
+    }
     let mark = try connection.prepare("UPDATE changes SET undone_at = ? WHERE id = ?")
     try mark.bind(now, at: 1)
     try mark.bind(change.id, at: 2)
@@ -223,14 +238,29 @@ extension EventStore {
         FROM change_steps WHERE change_id = ? GROUP BY target, row_key)
       GROUP BY target ORDER BY target
       """)
+    let deletedEvents = try connection.prepare(
+      "SELECT count(*) FROM change_events WHERE change_id = ?")
     for index in result.indices {
+      deletedEvents.reset()
+      try deletedEvents.bind(result[index].id, at: 1)
+      if try deletedEvents.step(), deletedEvents.int(at: 0) > 0 {
+        result[index].tallies.append(
+          ChangeTally(table: "events", deleted: Int(deletedEvents.int(at: 0))))
+      }
       tally.reset()
       try tally.bind(result[index].id, at: 1)
       while try tally.step() {
-        result[index].tallies.append(
-          ChangeTally(
-            table: tally.text(at: 0) ?? "", inserted: Int(tally.int(at: 1)),
-            updated: Int(tally.int(at: 2)), deleted: Int(tally.int(at: 3))))
+        let table = tally.text(at: 0) ?? ""
+        if let known = result[index].tallies.firstIndex(where: { $0.table == table }) {
+          result[index].tallies[known].inserted += Int(tally.int(at: 1))
+          result[index].tallies[known].updated += Int(tally.int(at: 2))
+          result[index].tallies[known].deleted += Int(tally.int(at: 3))
+        } else {
+          result[index].tallies.append(
+            ChangeTally(
+              table: table, inserted: Int(tally.int(at: 1)), updated: Int(tally.int(at: 2)),
+              deleted: Int(tally.int(at: 3))))
+        }
       }
     }
     return result

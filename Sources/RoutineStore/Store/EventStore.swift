@@ -28,7 +28,7 @@ public final class EventStore {
   static let unmarkedTables: Set<String> = [
     "migrations", "kinds", "events", "settings", "requests", "delivered", "reminders", "habits",
     "tasks", "deleted_ids", "cancellations", "deliveries", "answers", "state", "learned_routines",
-    "adaptations", "day_marks", "changes", "change_steps",
+    "adaptations", "day_marks", "changes", "change_steps", "change_events",
   ]
 
   /// The connection (exposed for modules that add tables through migrations of their own).
