@@ -162,6 +162,26 @@ struct UndoTests {
     #expect(try store.count() == 1)
   }
 
+  /// Loop Habit Tracker's days done are in a table of their own (day_marks): undoing the import
+  /// takes them out, and habits count none of them again.
+  @Test func anImportOfDaysDoneIsUndone() throws {
+    let sandbox = Sandbox(now: "2026-03-08T20:00:00+01:00", zone: "Europe/Berlin")
+    let loop = EndToEndTests.data.appendingPathComponent("other-apps/loop")
+    #expect(sandbox.run("import", loop.appendingPathComponent("Habits.csv").path).status == 0)
+    let before = sandbox.run("habits", "--json").stdout
+    #expect(sandbox.run("import", loop.appendingPathComponent("Checkmarks.csv").path).status == 0)
+    let store = try EventStore(path: sandbox.storePath, creating: false)
+    #expect((try store.connection.scalarInt("SELECT count(*) FROM day_marks") ?? 0) > 0)
+    #expect(sandbox.run("habits", "--json").stdout != before)
+    let undone = sandbox.run("undo")
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(try store.connection.scalarInt("SELECT count(*) FROM day_marks") == 0)
+    #expect(sandbox.run("habits", "--json").stdout == before)
+    // The habits' own import is the change before: undone next.
+    #expect(sandbox.run("undo").status == 0)
+    #expect(sandbox.run("habits").stdout.contains("No habits yet"))
+  }
+
   @Test func aChangeThatCannotBeUndoneSaysWhyAndChangesNothing() throws {
     let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
     #expect(sandbox.run("log", "Coffee", "--at", "07:00").status == 0)
@@ -211,14 +231,14 @@ struct UndoTests {
   @Test func changesFromBeforeTheJournalCannotBeUndone() throws {
     let sandbox = Sandbox(now: "2026-04-27T09:00:00+02:00")
     #expect(sandbox.run("log", "Coffee", "--at", "07:00").status == 0)
-    // The store as a routine before the journal left it: migration 0008 not applied.
+    // The store as a routine before the journal left it: migration 0009 not applied.
     do {
       let store = try EventStore(path: sandbox.storePath, creating: false)
       try store.connection.execute(
         """
         DROP TABLE changes; DROP TABLE change_steps; DROP TABLE change_events;
         DELETE FROM state WHERE key LIKE 'journal_%';
-        DELETE FROM migrations WHERE name = '0008-change-journal';
+        DELETE FROM migrations WHERE name = '0009-change-journal';
         """)
     }
     let undo = sandbox.run("undo")

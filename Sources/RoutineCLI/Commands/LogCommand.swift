@@ -9,8 +9,8 @@ enum LogCommand: Command {
     summary: "Log an event, now or at a given time.",
     discussion: """
       The event is stored with the UTC offset of your zone at that moment. Logging the same event
-      (same second, kind, value and note) twice stores it once. 'routine undo' removes the last
-      event logged.
+      (same second, kind, value and note) twice stores it once. 'routine undo' takes it out
+      again (it reverts the latest change, whatever the command).
       """,
     arguments: [
       ArgumentSpec(

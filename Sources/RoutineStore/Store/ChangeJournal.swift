@@ -29,6 +29,8 @@ final class ChangeJournal {
     Table(name: "tasks"), Table(name: "deleted_ids"), Table(name: "answers"),
     Table(name: "requests", derived: true), Table(name: "cancellations", derived: true),
     Table(name: "adaptations", derived: true),
+    // Days done without a time (Loop Habit Tracker's checkmarks): a few thousand at most.
+    Table(name: "day_marks"),
   ]
 
   /// The command line, as `undo --list` shows it.

@@ -10,7 +10,8 @@ enum EventsDeleteCommand: Command {
     discussion: """
       Select as 'routine events' does; at least one of --from, --to, --event and --last is
       required. The events are listed and you are asked before they go; --yes deletes without
-      asking (needed when standard input is not a terminal). Deleted events are gone for good.
+      asking (needed when standard input is not a terminal). 'routine undo' right after brings
+      them back.
       """,
     options: EventSelectionOptions.options + [yes])
 

@@ -5,7 +5,8 @@ import RoutineStore
 /// `routine habits remove NAME [--yes]`
 enum HabitsRemoveCommand: Command {
   static let spec = CommandSpec(
-    name: "habits remove", summary: "Remove a habit and its reminders, for good.",
+    name: "habits remove",
+    summary: "Remove a habit and its reminders ('routine undo' right after brings them back).",
     arguments: [ArgumentSpec("HABIT", "The habit's name or id.", completes: .habit)],
     options: [CommonOptions.yes], globals: ["store", "json"])
 

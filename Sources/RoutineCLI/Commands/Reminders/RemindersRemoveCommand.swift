@@ -6,10 +6,11 @@ import RoutineStore
 enum RemindersRemoveCommand: Command {
   static let spec = CommandSpec(
     name: "reminders remove",
-    summary: "Remove a reminder for good, with its requests and cancellations.",
+    summary: "Remove a reminder, with its requests and cancellations.",
     discussion: """
       Asks first on a terminal (--yes otherwise). The id goes on the deleted list: nothing brings
-      the reminder back, not an import of definitions, not a plan.
+      the reminder back, not an import of definitions, not a plan, but 'routine undo' right
+      after.
       """,
     arguments: [ArgumentSpec("ID", "The reminder (reminder-N).", completes: .reminder)],
     options: [CommonOptions.yes], globals: ["store", "now", "tz", "json"])

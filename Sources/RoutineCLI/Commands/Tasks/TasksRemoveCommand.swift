@@ -5,7 +5,8 @@ import RoutineStore
 /// `routine tasks remove TASK [--yes]`
 enum TasksRemoveCommand: Command {
   static let spec = CommandSpec(
-    name: "tasks remove", summary: "Remove a task and its reminders, for good.",
+    name: "tasks remove",
+    summary: "Remove a task and its reminders ('routine undo' right after brings them back).",
     arguments: [ArgumentSpec("TASK", "The task's name or id.", completes: .task)],
     options: [CommonOptions.yes], globals: ["store", "json"])
 
