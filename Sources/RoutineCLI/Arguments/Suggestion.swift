@@ -1,3 +1,5 @@
+import RoutineCore
+
 /// "Did you mean ...?": the candidate nearest to a mistyped word.
 enum Suggestion {
   /// The only candidate `word` begins (from three characters), else the candidate closest to
@@ -27,28 +29,9 @@ enum Suggestion {
   }
 
   /// The Damerau-Levenshtein distance (adjacent transpositions count as one edit), or a value
-  /// above `limit` as soon as it is clear the distance exceeds it.
+  /// above `limit` as soon as it is clear the distance exceeds it: the core's, which also
+  /// names a kind typed with a typo (``NearName``).
   static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
-    if abs(a.count - b.count) > limit { return limit + 1 }
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var before = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      var rowMinimum = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-          value = min(value, before[j - 2] + 1)
-        }
-        current[j] = value
-        rowMinimum = min(rowMinimum, value)
-      }
-      if rowMinimum > limit { return limit + 1 }
-      (before, previous, current) = (previous, current, before)
-    }
-    return previous[b.count]
+    NearName.distance(a, b, limit: limit)
   }
 }

@@ -61,26 +61,20 @@ enum AppImport {
     _ summary: EventStore.AppImportSummary, path: String, format: AppFormat
   ) -> JSON {
     let mapping = summary.mapping
-    return .object([
-      ("file", .string(path)), ("read", .integer(mapping.events.count)),
-      ("added", .integer(summary.added)), ("alreadyPresent", .integer(summary.alreadyPresent)),
-      (
-        "skipped",
-        .array(
-          summary.reading.invalid.map {
-            .object([("line", .integer($0.line)), ("message", .string($0.message))])
-          })
-      ),
-      ("error", .null),
-      (
-        "app",
-        .object([
-          ("format", .string(format.rawValue)), ("records", .integer(summary.reading.records)),
-          ("workouts", .integer(mapping.workouts)), ("nights", .integer(mapping.nights)),
-          ("naps", .integer(mapping.naps)), ("duplicates", .integer(mapping.duplicates)),
-          ("beforeFrom", .integer(mapping.beforeFirstDate)),
+    return .object(
+      HealthImport.fileMembers(
+        path, read: mapping.events.count, added: summary.added,
+        alreadyPresent: summary.alreadyPresent,
+        skipped: summary.reading.invalid.map { ($0.line, $0.message) }) + [
+          (
+            "app",
+            .object([
+              ("format", .string(format.rawValue)), ("records", .integer(summary.reading.records)),
+              ("workouts", .integer(mapping.workouts)), ("nights", .integer(mapping.nights)),
+              ("naps", .integer(mapping.naps)), ("duplicates", .integer(mapping.duplicates)),
+              ("beforeFrom", .integer(mapping.beforeFirstDate)),
+            ])
+          )
         ])
-      ),
-    ])
   }
 }

@@ -74,33 +74,46 @@ enum HealthImport {
     return line
   }
 
+  /// The keys every file's object of `import --json` from a reader of records (Apple Health,
+  /// another app's export) starts with.
+  static func fileMembers(
+    _ path: String, read: Int, added: Int, alreadyPresent: Int, skipped: [(Int, String)]
+  ) -> [(String, JSON)] {
+    [
+      ("file", .string(path)), ("read", .integer(read)), ("added", .integer(added)),
+      ("alreadyPresent", .integer(alreadyPresent)),
+      (
+        "skipped",
+        .array(skipped.map { .object([("line", .integer($0.0)), ("message", .string($0.1))]) })
+      ),
+      ("error", .null),
+    ]
+  }
+
   /// The file's object of `import --json`: the keys of every import, then `appleHealth`.
   static func report(_ summary: EventStore.HealthImportSummary, path: String) -> JSON {
     let mapping = summary.mapping
-    return .object([
-      ("file", .string(path)), ("read", .integer(mapping.events.count)),
-      ("added", .integer(summary.added)), ("alreadyPresent", .integer(summary.alreadyPresent)),
-      (
-        "skipped",
-        .array(
-          summary.reading.invalid.map {
-            .object([("line", .integer($0.line)), ("message", .string($0.message))])
-          })
-      ),
-      ("error", .null),
-      (
-        "appleHealth",
-        .object([
-          ("records", .integer(summary.reading.records)),
-          ("workouts", .integer(mapping.workouts)),
-          ("mindfulness", .integer(mapping.mindfulSessions)),
-          ("alcohol", .integer(mapping.alcohol)), ("nights", .integer(mapping.nights)),
-          ("naps", .integer(mapping.naps)), ("duplicates", .integer(mapping.duplicates)),
-          ("beforeFrom", .integer(mapping.beforeFirstDate)),
-          ("skipped", .integer(summary.reading.skippedCount)),
-          ("skippedTypes", .object(summary.reading.skipped.map { ($0.type, .integer($0.count)) })),
+    return .object(
+      fileMembers(
+        path, read: mapping.events.count, added: summary.added,
+        alreadyPresent: summary.alreadyPresent,
+        skipped: summary.reading.invalid.map { ($0.line, $0.message) }) + [
+          (
+            "appleHealth",
+            .object([
+              ("records", .integer(summary.reading.records)),
+              ("workouts", .integer(mapping.workouts)),
+              ("mindfulness", .integer(mapping.mindfulSessions)),
+              ("alcohol", .integer(mapping.alcohol)), ("nights", .integer(mapping.nights)),
+              ("naps", .integer(mapping.naps)), ("duplicates", .integer(mapping.duplicates)),
+              ("beforeFrom", .integer(mapping.beforeFirstDate)),
+              ("skipped", .integer(summary.reading.skippedCount)),
+              (
+                "skippedTypes",
+                .object(summary.reading.skipped.map { ($0.type, .integer($0.count)) })
+              ),
+            ])
+          )
         ])
-      ),
-    ])
   }
 }
