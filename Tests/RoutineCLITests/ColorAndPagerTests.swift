@@ -130,6 +130,12 @@ struct ColorAndPagerTests {
     #expect(!refused.text.contains("P:") && refused.text.split(separator: "\n").count == 35)
     let none = try onTerminal(sandbox, rows: 20, ["agenda"], variables: ["PAGER": ""])
     #expect(!none.text.contains("P:") && none.text.split(separator: "\n").count == 35)
+    // A pager that is not installed: said, and the listing printed without it.
+    let missing = try onTerminal(
+      sandbox, rows: 20, ["agenda"], variables: ["PAGER": "no-such-pager -R"])
+    #expect(missing.status == 0)
+    #expect(missing.text.contains("the pager 'no-such-pager' is not installed"))
+    #expect(missing.text.split(separator: "\n").filter { $0.contains("Drink") }.count == 35)
     let json = try onTerminal(sandbox, rows: 5, ["agenda", "--json"], variables: pager)
     #expect(!json.text.contains("P:"))
   }

@@ -58,6 +58,24 @@ struct OtherAppsImportTests {
     #expect(sandbox.run("events").stdout.hasPrefix("2026-03-04T18:05:11+01:00  Workout"))
   }
 
+  /// The user's zone is found as by every command: with a zone in the settings, a cron job's
+  /// `TZ=UTC` (or a wrong `$TZ`) does not move an app's local times.
+  @Test func theSettingsZoneComesBeforeTz() throws {
+    let sandbox = Sandbox(zone: "UTC")
+    let file = sandbox.file("Activities.csv", Self.garmin)
+    #expect(sandbox.run("settings", "--time-zone", "America/New_York").status == 0)
+    #expect(sandbox.run("import", file).status == 0)
+    #expect(sandbox.run("events").stdout.hasPrefix("2026-03-04T18:05:11-05:00  Workout"))
+    sandbox.variables["TZ"] = "Europe/Berln"
+    let other = sandbox.directory.path + "/other.db"
+    #expect(sandbox.run("settings", "--time-zone", "Asia/Tokyo", "--store", other).status == 0)
+    let imported = sandbox.run("import", file, "--store", other)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(
+      sandbox.run("events", "--store", other).stdout.hasPrefix(
+        "2026-03-04T18:05:11+09:00  Workout"))
+  }
+
   /// The decision of docs/formats.md: routine's own CSV is not read in `$TZ`.
   @Test func routinesOwnCSVStillRefusesLocalTimesWithTzSet() {
     let sandbox = Sandbox(zone: "Europe/Paris")
@@ -79,6 +97,26 @@ struct OtherAppsImportTests {
     let unnamed = try sandbox.runBinary(["import", "-"], input: Data(Self.garmin.utf8))
     #expect(unnamed.status == 65)
     #expect(unnamed.stderr.contains("expected the columns timestamp and event"))
+  }
+
+  /// Fitbit and Health Auto Export tell their JSON from their CSV by the first byte: piped in,
+  /// both shapes of both import as from the file (a pipe cannot be read twice: it is kept).
+  @Test(arguments: [
+    ("sleep-2026-03-04.json", "fitbit"), ("fitbit-sleep.csv", "fitbit"),
+    ("HealthAutoExport.json", "health-auto-export"),
+    ("health-auto-export-workouts.csv", "health-auto-export"),
+  ])
+  func aPipedExportOfEitherShapeIsRead(file: String, format: String) throws {
+    let sandbox = Sandbox()
+    let data = try Data(contentsOf: URL(fileURLWithPath: Self.fixture(file)))
+    let piped = try sandbox.runBinary(
+      ["import", "-", "--format", format, "--tz", "Europe/Berlin", "--json"], input: data)
+    #expect(piped.status == 0, "\(piped.stderr)")
+    let fromFile = Sandbox().run(
+      "import", Self.fixture(file), "--format", format, "--tz", "Europe/Berlin", "--json")
+    let added = (piped.json["files"] as? [[String: Any]])?.first?["added"] as? Int
+    #expect(added != nil && added! > 0)
+    #expect(added == (fromFile.json["files"] as? [[String: Any]])?.first?["added"] as? Int)
   }
 
   @Test func aFileOfAnotherShapeThanTheFormatNamedIsRefusedAtItsFirstLine() {

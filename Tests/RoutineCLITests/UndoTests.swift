@@ -173,8 +173,11 @@ struct UndoTests {
     let store = try EventStore(path: sandbox.storePath, creating: false)
     #expect((try store.connection.scalarInt("SELECT count(*) FROM day_marks") ?? 0) > 0)
     #expect(sandbox.run("habits", "--json").stdout != before)
+    let marks = try store.connection.scalarInt("SELECT count(*) FROM day_marks") ?? 0
+    #expect(sandbox.run("undo", "--list").stdout.contains("\(marks) days done added"))
     let undone = sandbox.run("undo")
     #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(undone.stdout.contains("(\(marks) days done added)"), "\(undone.stdout)")
     #expect(try store.connection.scalarInt("SELECT count(*) FROM day_marks") == 0)
     #expect(sandbox.run("habits", "--json").stdout == before)
     // The habits' own import is the change before: undone next.

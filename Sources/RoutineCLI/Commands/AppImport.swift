@@ -14,6 +14,45 @@ enum AppImport {
     return AppFormat.detect([UInt8](head))
   }
 
+  /// Fitbit's and Health Auto Export's readers look at the first byte to tell their JSON from
+  /// their CSV, then read from the start, which a pipe cannot give twice (`cat sleep.json |
+  /// routine import - --format fitbit` read nothing). A pipe on standard input is copied first
+  /// into a temporary file, unlinked at once, put in its place: it then reads as `< file` does,
+  /// and messages still say "standard input".
+  static func makeStandardInputRereadable(for format: AppFormat) throws {
+    guard format == .fitbit || format == .healthAutoExport else { return }
+    var status = stat()
+    guard fstat(0, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG else { return }
+    func failure() -> CommandError {
+      CommandError(
+        .ioError,
+        "cannot keep standard input in a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))"
+      )
+    }
+    var template = Array("\(NSTemporaryDirectory())/routine-stdin-XXXXXX".utf8CString)
+    let copy = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard copy >= 0 else { throw failure() }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    defer { close(copy) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = read(0, &buffer, buffer.count)
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { throw failure() }
+      if count == 0 { break }
+      var written = 0
+      while written < count {
+        let result = buffer.withUnsafeBytes {
+          write(copy, $0.baseAddress! + written, count - written)
+        }
+        if result < 0, errno == EINTR { continue }
+        guard result > 0 else { throw failure() }
+        written += result
+      }
+    }
+    guard dup2(copy, 0) >= 0 else { throw failure() }
+  }
+
   /// The reader for `path`, with zone names the file gives looked up in the zone database.
   static func reader(
     _ path: String, format: AppFormat, skippingInvalid: Bool, zone: Zone, context: Context

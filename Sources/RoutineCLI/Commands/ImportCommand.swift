@@ -60,8 +60,8 @@ enum ImportCommand: Command {
       Exports of Sleep as Android, Fitbit, Garmin Connect, Health Auto Export and Daylio are
       recognised from their first line (or --format names them): nights become Bed Time and
       Wake Up, workouts a Workout with their minutes, Daylio's activities an event each. Their
-      local times are read in the zone the file names, else --assume-zone or --tz, else $TZ,
-      else the settings' zone, else the system's. A workout or a night the store already holds
+      local times are read in the zone the file names, else --assume-zone, else the user's
+      zone (the settings', else --tz, $TZ, the system's). A workout or a night the store already holds
       from another source is not added again. docs/formats.md#other-apps has the rules.
 
       Loop Habit Tracker's Habits.csv creates the habits (a habit of the same name is left as it
@@ -81,7 +81,7 @@ enum ImportCommand: Command {
     globals: ["store", "tz", "json"],
     globalHelp: [
       "tz":
-        "Also read timestamps without a UTC offset in ZONE (as --assume-zone); other apps' exports default to $TZ, then the settings' zone."
+        "Also read timestamps without a UTC offset in ZONE (as --assume-zone); other apps' exports default to the user's zone: the settings', else $TZ."
     ])
 
   /// `--format csv|jsonl|apple-health|sleep-as-android|...` (`sample` writes the first three).
@@ -171,16 +171,13 @@ enum ImportCommand: Command {
       // in the zone the settings name, else at the offset written.
       let healthZone = zone ?? (settings.timeZone == nil ? nil : userZone)
       // Other apps write local times without an offset (docs/formats.md#zones-of-other-apps):
-      // a zone named for this run (an option, then $TZ), else where the user lives (the
-      // settings), else the system's. Resolved only when such a file is imported.
+      // a zone named for this import, else the user's zone as every command finds it (the
+      // settings, --tz, $TZ, the system's: a cron job's TZ=UTC does not shift a file when the
+      // settings name a zone). Resolved only when such a file is imported.
       let appZone = {
         () throws -> Zone in
         if let zone { return zone }
-        if let tz = context.environment.variables["TZ"], !tz.isEmpty {
-          return try context.environmentTimeZone.get()
-        }
-        if settings.timeZone != nil, let userZone { return userZone }
-        return try context.systemZone().get()
+        return try context.userTimeZone(settings, warning: false)
       }
       return try store.write {
         try importFiles(
@@ -267,6 +264,7 @@ enum ImportCommand: Command {
               "--columns, --date-order, --date-format, --thousands and --skip-lines read routine's CSV; \(name) is read as a \(app.appName) export: import it without them",
               command: spec.name)
           }
+          if path == "-" { try AppImport.makeStandardInputRereadable(for: app) }
           let summary = try store.importAppExport(
             from: AppImport.reader(
               path, format: app, skippingInvalid: skips, zone: try appZone(), context: context),

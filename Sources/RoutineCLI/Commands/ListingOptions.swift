@@ -41,6 +41,17 @@ enum ListingOptions {
     guard output.isTerminal, !context.isJSON, !context.arguments.flag(noPager) else { return }
     let command = variables["PAGER"] ?? "less"
     guard !command.trimmingCharacters(in: .whitespaces).isEmpty, command != "cat" else { return }
+    // A pager that is not there would take the listing with it (the shell says "not found"
+    // and routine's output goes nowhere): its program is looked up first.
+    let program = String(command.split(whereSeparator: \.isWhitespace).first ?? "")
+    let found =
+      program.contains("/")
+      ? FileManager.default.isExecutableFile(atPath: program)
+      : ChildProcess.find(program, path: variables["PATH"]) != nil
+    guard found else {
+      context.warn("the pager '\(program)' is not installed; printing without one (PAGER names it)")
+      return
+    }
     output.pageWhenLonger(
       than: Pager.rows(of: 1, environment: variables), command: command, environment: variables)
   }

@@ -6,13 +6,15 @@ import RoutineStore
 enum RespondCommand: Command {
   static let spec = CommandSpec(
     name: "respond",
-    summary: "Answer a notification: onit, snooze, dismiss, done, a quick-log level, or open.",
+    summary:
+      "Answer a notification: onit, snooze, dismiss, done, start, a quick-log level, or open.",
     discussion: """
       The action handler: 'onit' and 'done' log the reminder's event now; 'snooze' brings the
       notification back in 5 minutes ('routine settings --snooze'); 'dismiss' and 'open' log
-      nothing; NoAlc's 'steady', 'easy' and 'wild' log an alcohol entry. The answer, the event
-      and what follows from it are stored in one transaction; the same answer to the same firing
-      twice is stored once. Without --occurrence, the firing delivered last is answered.
+      nothing; 'start' (a workout's or meditation's) logs nothing and says to log it when done;
+      NoAlc's 'steady', 'easy' and 'wild' log an alcohol entry. The answer, the event and what
+      follows from it are stored in one transaction; the same answer to the same firing twice
+      is stored once. Without --occurrence, the firing delivered last is answered.
       """,
     arguments: [
       ArgumentSpec(

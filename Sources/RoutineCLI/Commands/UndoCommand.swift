@@ -151,6 +151,7 @@ enum UndoCommand: Command {
   private static let nouns: [(table: String, noun: String)] = [
     ("events", "event"), ("kinds", "kind"), ("reminders", "reminder"), ("habits", "habit"),
     ("tasks", "task"), ("settings", "setting"), ("answers", "answer"),
+    ("day_marks", "day done"),
   ]
 
   /// `3 events added, 1 kind renamed`.
@@ -161,13 +162,19 @@ enum UndoCommand: Command {
       let added = table == "events" ? change.eventsAdded : tally.inserted
       // A setting is one row, written whether new or not: both are a change.
       let changed = table == "settings" ? tally.updated + tally.inserted : tally.updated
-      if added > 0, table != "settings" {
+      if added > 0, table == "day_marks" {
+        parts.append("\(added) \(added == 1 ? "day" : "days") done added")
+      } else if added > 0, table != "settings" {
         parts.append(counted(added, noun) + (table == "answers" ? " given" : " added"))
       }
       if changed > 0 {
         parts.append(counted(changed, noun) + (table == "kinds" ? " renamed" : " changed"))
       }
-      if tally.deleted > 0 { parts.append(counted(tally.deleted, noun) + " removed") }
+      if tally.deleted > 0, table == "day_marks" {
+        parts.append("\(tally.deleted) \(tally.deleted == 1 ? "day" : "days") done removed")
+      } else if tally.deleted > 0 {
+        parts.append(counted(tally.deleted, noun) + " removed")
+      }
     }
     return parts.isEmpty ? "no visible change" : parts.joined(separator: ", ")
   }
