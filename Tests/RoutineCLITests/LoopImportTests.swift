@@ -92,6 +92,28 @@ struct LoopImportTests {
     #expect(list.contains("weekly mon,thu, 18:00-20:00"), "\(list)")
   }
 
+  /// A kind with days done and no events can be renamed (Loop's "Meditate" to routine's
+  /// "Meditation"), and a rename says the days it moved.
+  @Test func aKindOfDaysDoneAloneIsRenamedAndARenameSaysTheDaysItMoves() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("import", sandbox.file("Checkmarks.csv", Self.checkmarks)).status == 0)
+    let renamed = sandbox.run("kinds", "rename", "Meditate", "Meditation", "--yes")
+    #expect(renamed.status == 0, "\(renamed.stderr)")
+    #expect(renamed.stdout == "Renamed 'Meditate' to 'Meditation' (4 days done).\n")
+    #expect(sandbox.run("habits", "add", "Meditation").status == 0)
+    #expect(
+      scores(sandbox)["Meditation"]
+        == expected(["2026-03-08", "2026-03-07", "2026-03-05", "2026-03-04"]))
+    // With events too: both are said.
+    #expect(sandbox.run("log", "Gym", "--at", "2026-03-02 18:00").status == 0)
+    let both = sandbox.run("kinds", "rename", "Gym", "Workout", "--yes")
+    #expect(both.stdout == "Renamed 'Gym' to 'Workout' (1 event, 2 days done).\n", "\(both.stdout)")
+    // Undone, the days are back under their name.
+    #expect(sandbox.run("undo").status == 0)
+    #expect(
+      sandbox.run("kinds", "rename", "Gym", "Workout", "--yes").stdout.contains("2 days done"))
+  }
+
   @Test func daysDoneTeachNoTimeOfDay() {
     let sandbox = sandbox()
     let checkmarks = sandbox.file("Checkmarks.csv", Self.checkmarks)

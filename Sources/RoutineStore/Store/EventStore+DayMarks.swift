@@ -66,6 +66,17 @@ extension EventStore {
     }
   }
 
+  /// The kind `kind` names among the days marked done, with the name they were imported under.
+  public func dayMarkedKind(_ kind: EventKind) throws -> EventKind? {
+    try read {
+      let select = try connection.prepare(
+        "SELECT kind_name FROM day_marks WHERE kind_key = ? LIMIT 1")
+      try select.bind(kind.key, at: 1)
+      guard try select.step() else { return nil }
+      return EventKind(name: select.text(at: 0) ?? kind.name, key: kind.key)
+    }
+  }
+
   /// Moves the marks of the kind `old` to `new` (a kind renamed or merged), inside the caller's
   /// transaction; a date both hold stays once.
   func renameDayMarks(from old: EventKind, to new: EventKind) throws {

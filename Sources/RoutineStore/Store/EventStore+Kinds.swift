@@ -19,6 +19,9 @@ public enum KindRenaming: Hashable, Sendable {
   /// The new name was another kind's: the events moved there. Events the other kind already
   /// held (same instant, value and note) were dropped as duplicates.
   case merged(from: EventKind, into: EventKind, moved: Int, duplicates: Int)
+  /// The kind had no events, only days marked done (Loop Habit Tracker's): they carry the new
+  /// name, a day the new name holds already kept once.
+  case daysDone(from: EventKind, to: EventKind, days: Int)
 }
 
 extension EventStore {
@@ -69,8 +72,9 @@ extension EventStore {
 
   /// Renames the stored kind `old` to `new`, in one transaction. When `new` is another stored
   /// kind, the two merge: `old`'s events move to `new` (duplicates dropped) and `old` is gone.
-  /// Requests that name `old` are changed to name `new`. Returns `nil` when `old` is not stored
-  /// or has no events left (undone or deleted): `routine kinds` does not list it either.
+  /// Requests that name `old` are changed to name `new`, and its days marked done move with it.
+  /// A kind with days marked done and no events is renamed too (``KindRenaming/daysDone``).
+  /// Returns `nil` when `old` has neither events nor days done.
   public func renameKind(_ old: EventKind, to new: EventKind) throws -> KindRenaming? {
     defer { forgetKindIDs() }
     return try write {
@@ -79,9 +83,17 @@ extension EventStore {
         try select.bind(key, at: 1)
         return try select.step() ? select.int(at: 0) : nil
       }
-      guard let oldID = try id(old.key) else { return nil }
-      let events = try countEvents(kindID: oldID)
-      guard events > 0 else { return nil }
+      let days = try dayMarkCounts()[old.key] ?? 0
+      guard let oldID = try id(old.key), case let events = try countEvents(kindID: oldID),
+        events > 0
+      else {
+        guard days > 0 else { return nil }
+        let stored = try dayMarkedKind(old) ?? old
+        let target = try storedKind(new) ?? dayMarkedKind(new) ?? new
+        try renameRequests(from: old, to: target)
+        try renameDayMarks(from: old, to: target)
+        return .daysDone(from: stored, to: target, days: days)
+      }
       let stored = try storedKind(old) ?? old
       let result: KindRenaming
       if new.key != old.key, let newID = try id(new.key) {

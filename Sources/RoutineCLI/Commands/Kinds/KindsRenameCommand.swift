@@ -30,7 +30,8 @@ enum KindsRenameCommand: Command {
     guard let old = EventKind(words[0]), let new = EventKind(words[1]) else {
       throw UsageError("kind names must not be empty", command: spec.name)
     }
-    guard let store = try context.openExistingStore(), let stored = try store.storedKind(old)
+    guard let store = try context.openExistingStore(),
+      let stored = try store.storedKind(old) ?? store.dayMarkedKind(old)
     else {
       let known = try context.openExistingStore()?.kindSummaries().map(\.kind.name) ?? []
       throw unknownKind(old.name, suggestion: Suggestion.nearest(to: old.name, among: known))
@@ -46,6 +47,10 @@ enum KindsRenameCommand: Command {
     }
     // The answer reaches the user before the change is committed: output that cannot be
     // written leaves the kind as it was.
+    // Days marked done (Loop's) move with their kind: said, so that a habit counting them is
+    // not surprised.
+    let days = try store.dayMarkCounts()[old.key] ?? 0
+    let daysNote = days > 0 ? ", \(days) \(days == 1 ? "day" : "days") done" : ""
     try store.write {
       guard let result = try store.renameKind(old, to: new) else {
         throw unknownKind(old.name, suggestion: nil)
@@ -60,7 +65,7 @@ enum KindsRenameCommand: Command {
             ]).serialized())
         } else {
           context.output.line(
-            "Renamed '\(TerminalText.escaped(from.name))' to '\(TerminalText.escaped(to.name))' (\(counted(events, "event")))."
+            "Renamed '\(TerminalText.escaped(from.name))' to '\(TerminalText.escaped(to.name))' (\(counted(events, "event"))\(daysNote))."
           )
         }
       case .merged(let from, let into, let moved, let duplicates):
@@ -73,7 +78,20 @@ enum KindsRenameCommand: Command {
         } else {
           context.output.line(
             "Merged '\(TerminalText.escaped(from.name))' into '\(TerminalText.escaped(into.name))': "
-              + "\(counted(moved, "event")) moved, \(counted(duplicates, "duplicate")) dropped.")
+              + "\(counted(moved, "event")) moved\(daysNote), \(counted(duplicates, "duplicate")) dropped."
+          )
+        }
+      case .daysDone(let from, let to, let days):
+        if context.isJSON {
+          context.output.line(
+            JSON.object([
+              ("renamed", .string(from.name)), ("to", .string(to.name)), ("events", .integer(0)),
+              ("daysDone", .integer(days)),
+            ]).serialized())
+        } else {
+          context.output.line(
+            "Renamed '\(TerminalText.escaped(from.name))' to '\(TerminalText.escaped(to.name))' (\(days) \(days == 1 ? "day" : "days") done)."
+          )
         }
       }
       try context.output.deliver()
