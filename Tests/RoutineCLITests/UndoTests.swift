@@ -84,7 +84,10 @@ struct UndoTests {
       sandbox.run("undo").stdout
         == "Undid 'log Coffe --at 08:00' of 2026-04-27 09:00 (1 event added, 1 kind added).\n")
     #expect(sandbox.run("undo").status == 0)
-    #expect(sandbox.run("undo").stdout == "Nothing to undo: no change is recorded.\n")
+    #expect(
+      sandbox.run("undo").stdout
+        == "Nothing to undo: the 3 recorded changes are all undone already ('routine undo --list' shows them).\n"
+    )
     #expect(
       sandbox.run("undo", "--list").stdout
         == """
@@ -300,7 +303,7 @@ struct UndoTests {
     #expect(undo.status == 1)
     #expect(
       undo.stderr
-        == "error: nothing to undo: no change is recorded; older changes are no longer kept (the store keeps the last 100).\n"
+        == "error: nothing to undo: the 100 recorded changes are all undone already ('routine undo --list' shows them); older changes are no longer kept (the store keeps the last 100).\n"
     )
   }
 }

@@ -80,7 +80,12 @@ enum UndoCommand: Command {
   /// Nothing to undo: fine on a store with no history before its journal; a failure (exit 1)
   /// when there are changes left that cannot be undone (from before the journal, or forgotten).
   private static func nothing(_ reason: NothingToUndo, _ context: Context) -> ExitCode {
-    var text = "Nothing to undo: no change is recorded"
+    // After every recorded change was undone, 'no change is recorded' read as if the list
+    // were empty: it is not, each is marked undone there.
+    var text =
+      reason.undoneAlready > 0
+      ? "Nothing to undo: the \(counted(reason.undoneAlready, "recorded change")) \(reason.undoneAlready == 1 ? "is" : "are all") undone already ('routine undo --list' shows \(reason.undoneAlready == 1 ? "it" : "them"))"
+      : "Nothing to undo: no change is recorded"
     var code = ExitCode.ok
     if reason.olderForgotten {
       text +=

@@ -46,6 +46,8 @@ public struct NothingToUndo: Sendable, Equatable {
   public var predatesJournal: Bool
   /// Older changes were recorded but have been forgotten (the journal keeps the last 100).
   public var olderForgotten: Bool
+  /// How many recorded changes there are, every one of them undone already.
+  public var undoneAlready = 0
 
   /// A reason; none of these: the store never held anything to undo.
   public init(
@@ -89,8 +91,13 @@ extension EventStore {
       let started = try state("journal_started").flatMap { Int64($0) }
       let predated = try state("journal_predated") == "1"
       let forgot = try state("journal_forgot") == "1"
-      return NothingToUndo(
+      var reason = NothingToUndo(
         journalStarted: started, predatesJournal: predated, olderForgotten: forgot)
+      reason.undoneAlready =
+        try connection.scalarInt(
+          "SELECT count(*) FROM changes WHERE undone_at IS NOT NULL"
+        ).map(Int.init) ?? 0
+      return reason
     }
   }
 
