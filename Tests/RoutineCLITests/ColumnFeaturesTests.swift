@@ -57,6 +57,25 @@ struct ColumnFeaturesTests {
       ])
   }
 
+  /// One date and two times: a night's end before its start is the next morning, on the wall
+  /// clock (across the spring change too: 07:00 stays 07:00).
+  @Test func aNightWrittenWithOneDateEndsTheNextMorning() {
+    let sandbox = Sandbox()
+    let file = sandbox.file(
+      "nights.csv",
+      "Date,From,To\n2026-03-09,23:30,07:00\n2026-03-28,23:00,07:00\n2026-03-10,13:00,13:30\n")
+    let result = sandbox.run(
+      "import", file, "--columns", "start=Date+From,end=Date+To", "--assume-zone",
+      "Europe/Berlin")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      events(sandbox) == [
+        "2026-03-09T23:30:00+01:00 Bed Time - -", "2026-03-10T07:00:00+01:00 Wake Up - -",
+        "2026-03-10T13:00:00+01:00 Bed Time - -", "2026-03-10T13:30:00+01:00 Wake Up - -",
+        "2026-03-28T23:00:00+01:00 Bed Time - -", "2026-03-29T07:00:00+02:00 Wake Up - -",
+      ])
+  }
+
   @Test func anEndBeforeItsStartIsNamed() {
     let sandbox = Sandbox()
     let file = sandbox.file("sleep.csv", "From,To\n2026-03-05 07:00,2026-03-04 23:00\n")

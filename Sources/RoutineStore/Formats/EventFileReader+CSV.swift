@@ -286,6 +286,19 @@ extension EventFileReader {
     return result
   }
 
+  /// `stamp`'s wall-clock time a day later: in `zone` by the time rules (a night across a clock
+  /// change keeps its 07:00), or 24 hours later at the same offset when it was written with one.
+  static func nextDay(_ stamp: Timestamp, in zone: Zone?) -> Timestamp {
+    guard let zone else {
+      return Timestamp(
+        secondsSince1970: stamp.secondsSince1970 + 86_400, utcOffsetSeconds: stamp.utcOffsetSeconds)
+    }
+    let instant = WallClock.instant(
+      on: stamp.localDate.adding(days: 1), at: stamp.timeOfDay, in: zone)
+    return Timestamp(
+      secondsSince1970: instant, utcOffsetSeconds: Int32(WallClock.offset(at: instant, in: zone)))
+  }
+
   func record<Sink: RecordSink>(
     _ parser: CSVRecordParser, _ window: UnsafeRawBufferPointer, columns: Columns, line: Int,
     into sink: inout Sink, kind kindScratch: inout ByteScratch, note noteScratch: inout ByteScratch,
@@ -343,7 +356,15 @@ extension EventFileReader {
     guard let timestamp = try stamp(columns.timestamp, columns.time) else { return }
     var end: Timestamp?
     if columns.end >= 0 {
-      guard let parsed = try stamp(columns.end, columns.endTime) else { return }
+      guard var parsed = try stamp(columns.end, columns.endTime) else { return }
+      // A night written as one date and two times (`Date,From,To` = `2026-03-09,23:30,07:00`,
+      // `start=Date+From,end=Date+To`): an end before the start on the start's own date is on
+      // the next day, at that wall-clock time.
+      if parsed.secondsSince1970 < timestamp.secondsSince1970, columns.end == columns.timestamp,
+        columns.endTime >= 0, columns.time >= 0
+      {
+        parsed = EventFileReader.nextDay(parsed, in: assumedZone)
+      }
       guard parsed.secondsSince1970 >= timestamp.secondsSince1970 else {
         try fail(
           FormatError(

@@ -127,6 +127,8 @@ private struct ObjectProblem: Error {
 /// The state of a JSON array read: its parsers and scratch memory.
 private struct ArrayReading {
   let mapping: ColumnMapping
+  /// The zone local times are read in: a night's next morning is found there.
+  let zone: Zone?
   var timestamps: TimestampParser
   var loose: LooseDateTime
   var kind = ByteScratch()
@@ -135,6 +137,7 @@ private struct ArrayReading {
 
   init(mapping: ColumnMapping, zone: Zone?, order: DateOrder?) {
     self.mapping = mapping
+    self.zone = zone
     timestamps = TimestampParser(assumingZone: zone)
     loose = LooseDateTime(order: order, zone: zone)
   }
@@ -228,7 +231,15 @@ private struct ArrayReading {
       }
       let isSession = mapping.headers[.start] != nil
       let timestamp = try stamp(isSession ? .start : .timestamp)
-      let end = isSession ? try stamp(.end) : nil
+      var end = isSession ? try stamp(.end) : nil
+      // One date and two times (`start=date+from,end=date+to`): an end before the start on the
+      // start's own date is the next morning, as in a CSV.
+      if let early = end, early.secondsSince1970 < timestamp.secondsSince1970,
+        let starts = mapping.headers[.start], let ends = mapping.headers[.end],
+        starts.count > 1, ends.count > 1, starts[0] == ends[0]
+      {
+        end = EventFileReader.nextDay(early, in: zone)
+      }
       if let end, end.secondsSince1970 < timestamp.secondsSince1970 {
         try fail(
           "key \"\(mapping.headers[.end]![0])\": expected the end at or after the start (\(timestamp)), found \(end)"
