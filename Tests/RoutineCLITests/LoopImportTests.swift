@@ -114,6 +114,17 @@ struct LoopImportTests {
       sandbox.run("kinds", "rename", "Gym", "Workout", "--yes").stdout.contains("2 days done"))
   }
 
+  /// A kind known only from Loop's days done is a kind a typo can be near, and logging it by its
+  /// exact name is no typo.
+  @Test func aTypoOfAKindOfDaysDoneIsNamed() {
+    let sandbox = sandbox()
+    #expect(sandbox.run("import", sandbox.file("Checkmarks.csv", Self.checkmarks)).status == 0)
+    let typo = sandbox.run("log", "Meditat")
+    #expect(typo.status == 0)
+    #expect(typo.stderr.contains("'Meditat' is a new kind, near 'Meditate'"), "\(typo.stderr)")
+    #expect(sandbox.run("log", "Meditate").stderr.isEmpty)
+  }
+
   @Test func daysDoneTeachNoTimeOfDay() {
     let sandbox = sandbox()
     let checkmarks = sandbox.file("Checkmarks.csv", Self.checkmarks)

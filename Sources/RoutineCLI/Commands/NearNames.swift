@@ -10,8 +10,11 @@ enum NearNames {
   /// is logged as typed, with a warning naming the near one.
   static func kindToLog(_ kind: EventKind, _ context: Context) throws -> EventKind? {
     guard let store = try context.openExistingStore() else { return kind }
-    let stored = try store.kinds().values.map(\.name).sorted()
-    guard try store.storedKind(kind) == nil,
+    // Kinds of events, and of days marked done (Loop's habits), which a log of the same name
+    // joins.
+    let marked = try store.dayMarkedKindNames()
+    let stored = Array(Set(try store.kinds().values.map(\.name) + marked)).sorted()
+    guard try store.storedKind(kind) == nil, try store.dayMarkedKind(kind) == nil,
       let near = NearName.nearest(to: kind.name, among: stored)
     else { return kind }
     let typed = TerminalText.escaped(kind.name)

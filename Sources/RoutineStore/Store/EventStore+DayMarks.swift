@@ -66,6 +66,17 @@ extension EventStore {
     }
   }
 
+  /// The names of the kinds that have days marked done, each once.
+  public func dayMarkedKindNames() throws -> [String] {
+    try read {
+      let select = try connection.prepare(
+        "SELECT kind_name FROM day_marks GROUP BY kind_key ORDER BY kind_key")
+      var names: [String] = []
+      while try select.step() { names.append(select.text(at: 0) ?? "") }
+      return names
+    }
+  }
+
   /// The kind `kind` names among the days marked done, with the name they were imported under.
   public func dayMarkedKind(_ kind: EventKind) throws -> EventKind? {
     try read {
