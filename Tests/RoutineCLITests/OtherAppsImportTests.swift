@@ -119,6 +119,23 @@ struct OtherAppsImportTests {
     #expect(added == (fromFile.json["files"] as? [[String: Any]])?.first?["added"] as? Int)
   }
 
+  /// An app's export read as routine's CSV (piped without --format, or recognition turned off by
+  /// a date option) is named with the --format that reads it, not a --columns guess.
+  @Test func anAppsExportReadAsRoutinesCSVNamesItsFormat() throws {
+    let sandbox = Sandbox()
+    let data = try Data(contentsOf: URL(fileURLWithPath: Self.fixture("sleep-export.csv")))
+    let piped = try sandbox.runBinary(["import", "-"], input: data)
+    #expect(piped.status == 65)
+    #expect(
+      piped.stderr.contains(
+        "found the header of Sleep as Android's export: import it with --format sleep-as-android"),
+      "\(piped.stderr)")
+    let dated = sandbox.run(
+      "import", Self.fixture("Activities.csv"), "--date-format", "yyyy-MM-dd HH:mm:ss")
+    #expect(dated.status == 65)
+    #expect(dated.stderr.contains("import it with --format garmin"), "\(dated.stderr)")
+  }
+
   @Test func aFileOfAnotherShapeThanTheFormatNamedIsRefusedAtItsFirstLine() {
     let sandbox = Sandbox()
     let result = sandbox.run("import", Self.fixture("daylio_export.csv"), "--format", "garmin")

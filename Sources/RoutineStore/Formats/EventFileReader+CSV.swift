@@ -199,6 +199,13 @@ extension EventFileReader {
     if let first = names.first, let hint = foreignFormat(first.utf8) {
       return "expected a CSV header line '\(Columns.expected)'; \(hint)"
     }
+    // Another app's export read as routine's CSV (piped without --format, or with --columns or
+    // a date option, which turn recognition off): its reader is named, not a --columns guess.
+    if let app = AppFormat.detect(Array((names.joined(separator: ",") + "\n").utf8)) {
+      return
+        "expected the columns timestamp and event; found the header of \(app.appName)'s export: "
+        + "import it with --format \(app.rawValue) (without --columns or date options)"
+    }
     var found = names.map { $0.isEmpty ? "''" : $0 }.joined(separator: ", ")
     if found.count > 200 { found = found.prefix(200) + "..." }
     if names.count == 1, names[0].contains(";") || names[0].contains("\t") {
