@@ -79,13 +79,7 @@ enum AppImport {
       found.append("\(counted(mapping.nights, "night")) (Bed Time + Wake Up)")
     }
     if !found.isEmpty { line += ": " + found.joined(separator: ", ") }
-    var left: [String] = []
-    if mapping.duplicates > 0 { left.append(counted(mapping.duplicates, "duplicate")) }
-    if mapping.naps > 0 { left.append(counted(mapping.naps, "nap")) }
-    if let firstDate, mapping.beforeFirstDate > 0 {
-      left.append("\(mapping.beforeFirstDate) before \(firstDate)")
-    }
-    if !left.isEmpty { line += " (left out: " + left.joined(separator: ", ") + ")" }
+    line += HealthImport.leftOut(mapping, firstDate: firstDate)
     if !summary.reading.invalid.isEmpty {
       line += ", \(counted(summary.reading.invalid.count, "invalid record")) skipped"
     }

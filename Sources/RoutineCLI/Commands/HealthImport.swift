@@ -49,13 +49,7 @@ enum HealthImport {
       "\(name): \(counted(summary.reading.records, "record")) read: \(mapping.workouts) Workout, "
       + "\(mapping.mindfulSessions) Mindfulness, \(mapping.alcohol) Alcohol, "
       + "\(counted(mapping.nights, "night")) (Bed Time + Wake Up)"
-    var left: [String] = []
-    if mapping.duplicates > 0 { left.append(counted(mapping.duplicates, "duplicate")) }
-    if mapping.naps > 0 { left.append(counted(mapping.naps, "nap")) }
-    if let firstDate, mapping.beforeFirstDate > 0 {
-      left.append("\(mapping.beforeFirstDate) before \(firstDate)")
-    }
-    if !left.isEmpty { line += " (left out: " + left.joined(separator: ", ") + ")" }
+    line += HealthImport.leftOut(mapping, firstDate: firstDate)
     let skipped = summary.reading.skipped
     line += "; \(summary.reading.skippedCount) skipped"
     if !skipped.isEmpty {
@@ -72,6 +66,17 @@ enum HealthImport {
       "; \(counted(mapping.events.count, "event")), \(summary.added) added, "
       + "\(summary.alreadyPresent) already present."
     return line
+  }
+
+  /// ` (left out: 7 duplicates, 1 nap, 16 before 2026-03-23)`, or nothing when nothing was.
+  static func leftOut(_ mapping: HealthMapping.Result, firstDate: LocalDate?) -> String {
+    var left: [String] = []
+    if mapping.duplicates > 0 { left.append(counted(mapping.duplicates, "duplicate")) }
+    if mapping.naps > 0 { left.append(counted(mapping.naps, "nap")) }
+    if let firstDate, mapping.beforeFirstDate > 0 {
+      left.append("\(mapping.beforeFirstDate) before \(firstDate)")
+    }
+    return left.isEmpty ? "" : " (left out: " + left.joined(separator: ", ") + ")"
   }
 
   /// The keys every file's object of `import --json` from a reader of records (Apple Health,
