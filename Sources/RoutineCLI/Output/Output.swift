@@ -143,7 +143,7 @@ public final class Output {
     guard let pager else { return }
     self.pager = nil
     pager.close()
-    if failure != nil { failure = nil }
+    failure = nil
     descriptor = nil
   }
 

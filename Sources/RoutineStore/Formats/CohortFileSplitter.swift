@@ -76,15 +76,7 @@ public struct CohortFileSplitter: Sendable {
   /// Reads more of `file`; a record that does not fit the buffer is an error at `line`, as it
   /// is for `--log`.
   private func fill(_ file: ChunkedFile, line: Int) throws {
-    do {
-      _ = try file.fill()
-    } catch is ChunkedFile.RecordTooLong {
-      throw FormatError(
-        file: path, line: line,
-        message:
-          "expected a record of at most 1 MiB (\(EventFileReader.maximumRecordBytes) bytes), "
-          + "found a longer one; is this an event log?")
-    }
+    try EventFileReader.fill(file, path: path, line: line)
   }
 
   // MARK: CSV

@@ -129,6 +129,11 @@ extension EventFileReader {
   /// Reads more of `file`; a record that does not fit the buffer is an error at `line`, never
   /// skipped (a file without line breaks would otherwise be read forever).
   func fill(_ file: ChunkedFile, line: Int) throws {
+    try Self.fill(file, path: path, line: line)
+  }
+
+  /// ``fill(_:line:)`` for any reader of an event log of `path` (the cohort splitter's too).
+  static func fill(_ file: ChunkedFile, path: String, line: Int) throws {
     do {
       _ = try file.fill()
     } catch is ChunkedFile.RecordTooLong {
