@@ -19,11 +19,15 @@ enum SettingsCommand: Command {
       horizon no longer than --window (0, say) learns none. Reminders adapt to how you answer
       them (--adapt): their time follows your answers, they back off when ignored and pause
       while you keep the habit on your own (docs/reminders.md); --daily-cap limits how many a
-      day reach you.
+      day reach you. Reminders can wait while you are away or busy (--hold-while-idle, do not
+      disturb, --quiet): held, then delivered once when you are back, at most --hold-at-most
+      minutes late, or recorded as missed; alarms and task reminders ring (docs/delivery.md).
+      An alarm plays --alarm-sound on each ring until it is answered.
       """,
     options: [
       enabled.spec, threshold.spec, lead.spec, buffer.spec, window.spec, weekly.spec, grace.spec,
-      snooze.spec, adapt.spec, dailyCap.spec, timeZone.spec, locale.spec,
+      snooze.spec, adapt.spec, dailyCap.spec, holdWhileIdle.spec, holdWhileDoNotDisturb.spec,
+      holdAtMost.spec, settle.spec, quiet.spec, alarmSound.spec, timeZone.spec, locale.spec,
     ],
     globals: ["store", "tz", "json"])
 
@@ -70,6 +74,52 @@ enum SettingsCommand: Command {
     "daily-cap", "N", "dailyCap",
     "At most N reminders a day, yours before learned ones; alarms and tasks always (default 0: no cap)."
   )
+  /// `--hold-while-idle MINUTES`.
+  static let holdWhileIdle = minutes(
+    "hold-while-idle", "MINUTES", "holdWhileIdleMinutes",
+    "Hold reminders while the desktop has had no input this long or is locked (default 0: never)."
+  )
+  /// `--hold-while-dnd true|false`.
+  static let holdWhileDoNotDisturb = Option(
+    "hold-while-dnd", .boolean,
+    "Hold reminders while the notification daemon is paused, do not disturb (default true).")
+  /// `--hold-at-most MINUTES`.
+  static let holdAtMost = minutes(
+    "hold-at-most", "MINUTES", "holdAtMostMinutes",
+    "A held reminder is delivered at most this late, else recorded as missed (default 120).")
+  /// `--settle SECONDS`.
+  static let settle = minutes(
+    "settle", "SECONDS", "settleSeconds",
+    "Seconds to wait after you are back before delivering what was held (default 60).")
+  /// `--quiet HH:MM-HH:MM|off`: `.some(nil)` for off.
+  static let quiet = Option(
+    "quiet",
+    ValueType<QuietHours?>(
+      placeholder: "HH:MM-HH:MM|off",
+      expected: "a range of two different times like 21:00-07:30, or off", choices: ["off"]
+    ) { text in
+      ["off", "none"].contains(text.lowercased())
+        ? .some(nil) : QuietHours(parsing: text).map { .some($0) }
+    },
+    "Quiet hours: reminders due inside are held (alarms and tasks ring); off for none (default)."
+  )
+  /// `--alarm-sound NAME|FILE|off`: a sound theme name, or a file (made absolute, so that cron
+  /// finds it), `.some(nil)` for off.
+  static let alarmSound = Option(
+    "alarm-sound",
+    ValueType<String?>(
+      placeholder: "NAME|FILE|off",
+      expected: "a sound theme name like alarm-clock-elapsed, a sound file, or off",
+      choices: ["off", PlannerSettings.defaultAlarmSound]
+    ) { text in
+      if ["off", "none"].contains(text.lowercased()) { return .some(nil) }
+      if text.contains("/") { return .some(text) }
+      let allowed = text.unicodeScalars.allSatisfy {
+        CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+      }
+      return allowed && !text.isEmpty ? .some(text) : nil
+    },
+    "The alarm's sound: a sound theme name (default alarm-clock-elapsed), a file, or off.")
   /// `--time-zone ZONE|none`, checked against the zone database when the command runs.
   static let timeZone = Option(
     "time-zone", .zone(alsoNone: true),
@@ -105,6 +155,14 @@ enum SettingsCommand: Command {
     var snooze: Int?
     var adapt: Bool?
     var dailyCap: Int?
+    var holdWhileIdle: Int?
+    var holdWhileDoNotDisturb: Bool?
+    var holdAtMost: Int?
+    var settle: Int?
+    /// `.some(nil)` turns quiet hours off.
+    var quiet: QuietHours?? = nil
+    /// `.some(nil)` turns the alarm's sound off.
+    var alarmSound: String?? = nil
     /// `.some(nil)` unsets the zone.
     var timeZone: String?? = nil
     /// `.some(nil)` forgets the locale (the next write records the environment's).
@@ -113,7 +171,8 @@ enum SettingsCommand: Command {
     var isEmpty: Bool {
       enabled == nil && threshold == nil && lead == nil && buffer == nil && window == nil
         && weekly == nil && grace == nil && snooze == nil && adapt == nil && dailyCap == nil
-        && timeZone == nil && locale == nil
+        && holdWhileIdle == nil && holdWhileDoNotDisturb == nil && holdAtMost == nil
+        && settle == nil && quiet == nil && alarmSound == nil && timeZone == nil && locale == nil
     }
 
     func apply(to settings: inout PlannerSettings) {
@@ -127,6 +186,12 @@ enum SettingsCommand: Command {
       if let snooze { settings.snoozeMinutes = snooze }
       if let adapt { settings.adapts = adapt }
       if let dailyCap { settings.dailyCap = dailyCap }
+      if let holdWhileIdle { settings.holdWhileIdleMinutes = holdWhileIdle }
+      if let holdWhileDoNotDisturb { settings.holdWhileDoNotDisturb = holdWhileDoNotDisturb }
+      if let holdAtMost { settings.holdAtMostMinutes = holdAtMost }
+      if let settle { settings.settleSeconds = settle }
+      if let quiet { settings.quietHours = quiet }
+      if let alarmSound { settings.alarmSound = alarmSound }
       if let timeZone { settings.timeZone = timeZone }
       if let locale { settings.locale = locale }
     }
@@ -179,6 +244,12 @@ enum SettingsCommand: Command {
           ("graceMinutes", .integer(settings.graceMinutes)),
           ("snoozeMinutes", .integer(settings.snoozeMinutes)),
           ("adapt", .bool(settings.adapts)), ("dailyCap", .integer(settings.dailyCap)),
+          ("holdWhileIdleMinutes", .integer(settings.holdWhileIdleMinutes)),
+          ("holdWhileDoNotDisturb", .bool(settings.holdWhileDoNotDisturb)),
+          ("holdAtMostMinutes", .integer(settings.holdAtMostMinutes)),
+          ("settleSeconds", .integer(settings.settleSeconds)),
+          ("quietHours", .optional(settings.quietHours?.description)),
+          ("alarmSound", .optional(settings.alarmSound)),
           ("timeZone", .optional(settings.timeZone)),
           ("locale", .optional(settings.locale)), ("store", .string(store)),
           ("removedRequests", removed.map(JSON.integer) ?? .null),
@@ -212,6 +283,15 @@ enum SettingsCommand: Command {
       ("snooze minutes", "\(settings.snoozeMinutes)"),
       ("adapt", settings.adapts ? "true" : "false"),
       ("daily cap", settings.dailyCap == 0 ? "none" : "\(settings.dailyCap)"),
+      (
+        "hold while idle",
+        settings.holdWhileIdleMinutes == 0 ? "never" : "after \(settings.holdWhileIdleMinutes) min"
+      ),
+      ("hold while dnd", settings.holdWhileDoNotDisturb ? "true" : "false"),
+      ("hold at most", "\(settings.holdAtMostMinutes) min"),
+      ("settle seconds", "\(settings.settleSeconds)"),
+      ("quiet hours", settings.quietHours?.description ?? "none"),
+      ("alarm sound", settings.alarmSound.map { context.displayPath($0) } ?? "off"),
       ("time zone", zone),
       (
         "locale",
@@ -244,6 +324,22 @@ enum SettingsCommand: Command {
     return Locale.availableIdentifiers.contains(name) ? name : nil
   }
 
+  /// A sound file made absolute and checked to be readable (cron runs elsewhere, and finds out
+  /// nothing when it cannot read it); a theme name as it is.
+  private static func soundFile(_ sound: String?, context: Context) throws(UsageError) -> String? {
+    guard let sound, sound.contains("/") else { return sound }
+    let path =
+      sound.hasPrefix("/")
+      ? sound
+      : URL(fileURLWithPath: sound).standardizedFileURL.path
+    guard FileSystem.kind(of: path) == .regularFile, FileManager.default.isReadableFile(atPath: path)
+    else {
+      throw UsageError(
+        "--alarm-sound: '\(context.displayPath(path))' is not a readable file", command: spec.name)
+    }
+    return path
+  }
+
   private static func parse(_ context: Context) throws(UsageError) -> Change {
     let arguments = context.arguments
     var change = Change()
@@ -257,6 +353,14 @@ enum SettingsCommand: Command {
     change.snooze = try arguments.value(snooze)
     change.adapt = try arguments.value(adapt)
     change.dailyCap = try arguments.value(dailyCap)
+    change.holdWhileIdle = try arguments.value(holdWhileIdle)
+    change.holdWhileDoNotDisturb = try arguments.value(holdWhileDoNotDisturb)
+    change.holdAtMost = try arguments.value(holdAtMost)
+    change.settle = try arguments.value(settle)
+    change.quiet = try arguments.value(quiet)
+    if let sound = try arguments.value(alarmSound) {
+      change.alarmSound = .some(try soundFile(sound, context: context))
+    }
     change.locale = try arguments.value(locale)
     if let text = arguments.text(timeZone) {
       if text.lowercased() == "none" || text.isEmpty {

@@ -99,6 +99,9 @@ public struct RequestMetadata: Hashable, Sendable {
   /// How adaptation changed this request, in words ("moved 10 min later: you snoozed 4 of the
   /// last 5"); `nil` when it did not.
   public var adaptation: String?
+  /// Whether its firings may be held while the person is away, busy or in quiet hours: `nil`
+  /// for the default (yes, but not alarms and task reminders; ``HoldRules/mayHold(_:)``).
+  public var hold: Bool?
 
   /// A habit or task a request belongs to.
   public struct Link: Hashable, Sendable {
@@ -119,7 +122,7 @@ public struct RequestMetadata: Hashable, Sendable {
     eventKind: String, suggestedTime: TimeOfDay? = nil, confidence: Double? = nil,
     reminderID: String? = nil, lookBack: LookBack? = nil, isAlarm: Bool = false,
     link: Link? = nil, activeSince: Int64? = nil, actUntil: TimeOfDay? = nil,
-    adaptation: String? = nil
+    adaptation: String? = nil, hold: Bool? = nil
   ) {
     self.eventKind = eventKind
     self.suggestedTime = suggestedTime
@@ -131,6 +134,7 @@ public struct RequestMetadata: Hashable, Sendable {
     self.activeSince = activeSince
     self.actUntil = actUntil
     self.adaptation = adaptation
+    self.hold = hold
   }
 }
 

@@ -29,6 +29,26 @@ public struct PlannerSettings: Hashable, Sendable {
   public var adapts = true
   /// At most this many reminders a day, alarms and task reminders aside; 0 for no cap.
   public var dailyCap = 0
+  /// Hold reminders while the desktop has had no input this many minutes, or its screen is
+  /// locked (docs/delivery.md "Held while you are away"); 0 for never.
+  public var holdWhileIdleMinutes = 0
+  /// Hold reminders while the notification daemon is paused (do not disturb), for the
+  /// notify-send sink.
+  public var holdWhileDoNotDisturb = true
+  /// A held reminder is delivered at most this many minutes after its time; later, it is
+  /// recorded as missed.
+  public var holdAtMostMinutes = 120
+  /// Seconds to wait after the person comes back (or do not disturb ends) before delivering
+  /// what was held.
+  public var settleSeconds = 60
+  /// Quiet hours: reminders that come due inside are held (alarms and tasks ring).
+  public var quietHours: QuietHours?
+  /// The alarm's sound: a sound theme name (`alarm-clock-elapsed`), a file, or `nil` for none
+  /// (`settings --alarm-sound off`).
+  public var alarmSound: String? = PlannerSettings.defaultAlarmSound
+
+  /// The freedesktop sound theme's name for an alarm going off.
+  public static let defaultAlarmSound = "alarm-clock-elapsed"
 
   /// The documented defaults.
   public init() {}
@@ -41,6 +61,7 @@ public struct PlannerSettings: Hashable, Sendable {
   public static let ranges: [String: ClosedRange<Int>] = [
     "leadMinutes": 0...720, "bufferMinutes": 0...240, "windowDays": 1...3660,
     "weeklyDays": 0...3660, "graceMinutes": 0...1440, "snoozeMinutes": 1...1440,
-    "dailyCap": 0...1000,
+    "dailyCap": 0...1000, "holdWhileIdleMinutes": 0...1440, "holdAtMostMinutes": 1...1440,
+    "settleSeconds": 0...3600,
   ]
 }

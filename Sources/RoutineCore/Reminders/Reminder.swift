@@ -64,6 +64,10 @@ public struct Reminder: Hashable, Sendable {
   /// default it only backs off when ignored; `on` lets its time move and it fade; `off` keeps it
   /// exactly as defined.
   public var adapt: AdaptationMode = .auto
+  /// Whether its firings may be held while you are away, busy or in quiet hours
+  /// (docs/delivery.md "Held while you are away"): `nil` for the default (yes, but alarms and
+  /// task reminders ring), `true` or `false` when you said so (`--hold on|off`).
+  public var hold: Bool?
 
   /// A reminder; fields that do not apply to `kind` stay `nil`.
   public init(
@@ -71,7 +75,7 @@ public struct Reminder: Hashable, Sendable {
     style: Style = .notification, activity: EventKind? = nil, preset: ActivityPreset? = nil,
     lookBackHours: Int? = nil, schedule: ReminderSchedule? = nil, link: String? = nil,
     habitTiming: HabitTiming? = nil, minutesBefore: Int? = nil, changedAt: Int64? = nil,
-    adapt: AdaptationMode = .auto
+    adapt: AdaptationMode = .auto, hold: Bool? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -88,6 +92,7 @@ public struct Reminder: Hashable, Sendable {
     self.minutesBefore = minutesBefore
     self.changedAt = changedAt
     self.adapt = adapt
+    self.hold = hold
   }
 
   /// The look-backs an activity reminder offers, in hours (the original design's choices).

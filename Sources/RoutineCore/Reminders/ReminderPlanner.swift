@@ -129,6 +129,7 @@ public struct ReminderPlanner: Sendable {
     metadata.reminderID = reminder.id
     metadata.isAlarm = reminder.style == .alarm
     metadata.activeSince = reminder.changedAt
+    metadata.hold = reminder.hold
     return NotificationRequest(
       id: id, origin: .reminder, category: category,
       title: ReminderMessages.fit(title, maximum: ReminderMessages.maximumTitleLength),

@@ -34,6 +34,18 @@ extension EventStore {
         case "snoozeMinutes": settings.snoozeMinutes = try number(settings.snoozeMinutes)
         case "adapts": settings.adapts = value != "false"
         case "dailyCap": settings.dailyCap = try number(settings.dailyCap)
+        case "holdWhileIdleMinutes":
+          settings.holdWhileIdleMinutes = try number(settings.holdWhileIdleMinutes)
+        case "holdWhileDoNotDisturb": settings.holdWhileDoNotDisturb = value != "false"
+        case "holdAtMostMinutes": settings.holdAtMostMinutes = try number(settings.holdAtMostMinutes)
+        case "settleSeconds": settings.settleSeconds = try number(settings.settleSeconds)
+        case "quietHours":
+          guard let hours = QuietHours(parsing: value) else {
+            throw StoreError.damaged(
+              path: path, detail: "the quiet hours \(value.debugDescription) are not HH:MM-HH:MM")
+          }
+          settings.quietHours = hours
+        case "alarmSound": settings.alarmSound = value == "off" ? nil : value
         default: break
         }
       }
@@ -91,6 +103,12 @@ extension EventStore {
         ("snoozeMinutes", "\(settings.snoozeMinutes)"),
         ("adapts", settings.adapts ? "true" : "false"),
         ("dailyCap", "\(settings.dailyCap)"),
+        ("holdWhileIdleMinutes", "\(settings.holdWhileIdleMinutes)"),
+        ("holdWhileDoNotDisturb", settings.holdWhileDoNotDisturb ? "true" : "false"),
+        ("holdAtMostMinutes", "\(settings.holdAtMostMinutes)"),
+        ("settleSeconds", "\(settings.settleSeconds)"),
+        ("quietHours", settings.quietHours?.description),
+        ("alarmSound", settings.alarmSound ?? "off"),
       ]
       for (key, value) in values {
         guard let value else {
