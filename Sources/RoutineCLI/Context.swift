@@ -16,19 +16,25 @@ public struct ProcessEnvironment: Sendable {
   public var isInteractive: Bool
   /// Reads one line from standard input (the answer to a question), or `nil` at its end.
   public var readLine: @Sendable () -> String?
+  /// What the desktop says about the person (idleness, the lock, do not disturb) for the hold
+  /// rules of delivery; `nil` reads the real desktop named by ``variables`` (docs/delivery.md
+  /// "Held while you are away"). A simulation or a test gives its own.
+  public var presence: (@Sendable (HoldRules) -> (presence: Presence, problems: [String]))?
 
   /// An environment.
   public init(
     variables: [String: String], clock: @escaping @Sendable () -> Date,
     systemTimeZone: @escaping @Sendable () throws(ZoneDataError) -> Zone,
     isInteractive: Bool = false,
-    readLine: @escaping @Sendable () -> String? = { nil }
+    readLine: @escaping @Sendable () -> String? = { nil },
+    presence: (@Sendable (HoldRules) -> (presence: Presence, problems: [String]))? = nil
   ) {
     self.variables = variables
     self.clock = clock
     self.systemTimeZone = systemTimeZone
     self.isInteractive = isInteractive
     self.readLine = readLine
+    self.presence = presence
   }
 
   /// The real process environment.

@@ -41,6 +41,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
                                                         a moved routine, logging that stops
            routine-bench --simulate [--people N] [--days N] [--seed S]
                                                         people living with reminders that listen
+           routine-bench --simulate-holds [--people N] [--days N] [--seed S]
+                                                        reminders held while people are away
     Run from a release build (swift build -c release); docs/analytics.md and
     docs/performance.md say what each measures.
     """)
@@ -73,6 +75,14 @@ if arguments.contains("--simulate") {
     index.flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     ?? NSTemporaryDirectory() + "routine-bench"
   exit(runSimulation(arguments, work: directory))
+}
+if arguments.contains("--simulate-holds") {
+  // People living with reminders held while they are away (HoldSimulation.swift).
+  let index = arguments.firstIndex(of: "--work")
+  let directory =
+    index.flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    ?? NSTemporaryDirectory() + "routine-bench"
+  exit(runHoldSimulation(arguments, work: directory))
 }
 if arguments.count == 4, arguments[1] == "--write-definitions", let count = Int(arguments[2]) {
   writeDefinitions(count, to: arguments[3])

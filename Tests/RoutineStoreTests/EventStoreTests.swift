@@ -31,7 +31,7 @@ struct EventStoreTests {
       try again.migrations() == [
         "0001-events", "0002-planner", "0003-delivery-and-reminders", "0004-reminder-changes",
         "0005-slots-and-corrections", "0006-tasks-by-name", "0007-reminders-that-listen",
-        "0008-day-marks", "0009-change-journal",
+        "0008-day-marks", "0009-change-journal", "0010-holds",
       ])
   }
 

@@ -225,6 +225,13 @@ enum Definitions {
           }
           reminder.adapt = mode
         }
+        if let text = try string(item["hold"], "\(field).hold", optional: true) {
+          guard let choice = ReminderOptions.HoldChoice(rawValue: text) else {
+            throw FieldError(
+              field: "\(field).hold", message: "expected auto, on or off, found '\(text)'")
+          }
+          reminder.hold = choice.hold
+        }
         if let schedule = item["schedule"] {
           guard case .object = schedule else {
             throw FieldError(field: "\(field).schedule", message: "expected an object")

@@ -29,7 +29,7 @@ enum DeliverCommand: Command {
       return .ok
     }
     let store = try context.recordingLocale(existing)
-    let report = try Deliverer(store: store, context: context).run(sink: sink, now: now)
+    let report = try Deliverer.reading(store: store, context: context).run(sink: sink, now: now)
     try show(report, sink: sink, store: store, context: context)
     return report.failureCode ?? .ok
   }
@@ -48,6 +48,14 @@ enum DeliverCommand: Command {
             + (record.isLate ? ", late" : "") + ": " + TerminalText.escaped(record.request.title))
       }
       for answer in report.answers { context.output.line(TerminalText.escaped(answer)) }
+      // Each firing once, when it is first held (a run every minute says nothing new).
+      for record in report.held where report.newlyHeld.contains(record.id) {
+        let at = TimeArgument.stamp(record.occurrence.at, zone)
+        context.output.line(
+          "held \(record.occurrence.requestID) (\(EventFormatting.localDateTime(at))): "
+            + TerminalText.escaped(record.heldReason ?? "") + ": "
+            + TerminalText.escaped(record.request.title))
+      }
     }
     for (record, reason) in report.failed {
       context.errors.line(

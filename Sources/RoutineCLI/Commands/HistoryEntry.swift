@@ -35,11 +35,15 @@ struct HistoryEntry {
   var actKind: String?
   /// For a delivery skipped by a rule: the rule.
   var rule: SkipRule?
+  /// For a delivery held while the person was away: why.
+  var heldReason: String?
+  /// For a held delivery delivered since: when.
+  var releasedAt: Int64?
 
   init(_ record: DeliveryRecord) {
     kind = .delivery
     reminderID = record.request.metadata?.reminderID
-    at = record.occurrence.at + Int64(record.attempt) * Int64(Reminder.alarmInterval) * 60
+    at = record.attempt == 0 ? record.occurrence.at : record.due.dueAt
     requestID = record.occurrence.requestID
     occurrence = record.occurrence.at
     slot = record.occurrence.slot
@@ -52,6 +56,13 @@ struct HistoryEntry {
     reason = record.reason
     actKind = record.request.actKind?.name
     rule = record.rule
+    heldReason = record.heldReason
+    releasedAt = record.releasedAt
+  }
+
+  /// Delivered after being held.
+  var isReleased: Bool {
+    attempt == 0 && releasedAt != nil && (what == "delivered" || what == "sending")
   }
 
   init(_ answer: AnswerRecord) {
@@ -90,6 +101,18 @@ struct HistoryEntry {
         ("reason", .optional(reason)), ("rule", .optional(rule?.rawValue)),
         ("result", .optional(result?.name)),
         ("resultMinutes", HistoryEntry.minutes(result).map(JSON.integer) ?? .null),
+        (
+          "held",
+          heldReason.map { reason in
+            .object([
+              ("reason", .string(reason)),
+              (
+                "releasedAt",
+                releasedAt.map { .string(TimeArgument.stamp($0, zone).iso8601) } ?? .null
+              ),
+            ])
+          } ?? .null
+        ),
       ]
     case .answer:
       members += [
@@ -109,7 +132,8 @@ struct HistoryEntry {
   var color: Paint? {
     switch (kind, what) {
     case (.answer, _): .green
-    case (.delivery, "delivered"): late ? .yellow : .green
+    case (.delivery, "delivered"): late || releasedAt != nil ? .yellow : .green
+    case (.delivery, "held"): .yellow
     case (.delivery, "missed"), (.delivery, "failed"): .red
     case (.delivery, "skipped"), (.delivery, "suppressed"), (.delivery, "cancelled"),
       (.cancellation, "will skip"):
@@ -160,11 +184,19 @@ struct HistoryEntry {
     var detail: String
     switch kind {
     case .delivery:
-      label = alert && what == "delivered" ? "alerted" : what
+      label = isReleased ? "released" : alert && what == "delivered" ? "alerted" : what
       if attempt > 0 { label += " again" }
       detail = TerminalText.escaped(title)
       var notes: [String] = []
-      if late && what == "delivered" { notes.append("late") }
+      if isReleased, let releasedAt {
+        notes.append(
+          "held \(counted(Int(max(0, releasedAt - at) / 60), "minute")): "
+            + TerminalText.escaped(heldReason ?? "away"))
+      } else if what == "held", let heldReason {
+        notes.append("until you are back: \(TerminalText.escaped(heldReason))")
+      } else if late && what == "delivered" {
+        notes.append("late")
+      }
       if attempt > 0 { notes.append("ring \(attempt + 1)") }
       if let rule, what == "skipped" { notes.append(rule.words) }
       if let reason { notes.append(TerminalText.escaped(reason)) }

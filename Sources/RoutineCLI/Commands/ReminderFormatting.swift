@@ -92,6 +92,7 @@ enum ReminderFormatting {
     }
     if let minutes = reminder.minutesBefore { members.append(("minutesBefore", .integer(minutes))) }
     if reminder.adapt != .auto { members.append(("adapt", .string(reminder.adapt.rawValue))) }
+    if let hold = reminder.hold { members.append(("hold", .string(hold ? "on" : "off"))) }
     return .object(members)
   }
 }

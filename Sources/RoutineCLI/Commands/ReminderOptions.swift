@@ -63,10 +63,38 @@ enum ReminderOptions {
     "on: its time follows your answers and it pauses while you keep the habit; off: never adapts; auto (default): only backs off when ignored."
   )
 
+  /// Whether a reminder's firings may be held while you are away (``Reminder/hold``).
+  enum HoldChoice: String, CaseIterable, Sendable {
+    /// The default: held, but alarms and task reminders ring.
+    case auto
+    /// Held too (an alarm or a task reminder).
+    case on
+    /// Never held.
+    case off
+
+    /// The reminder's field.
+    var hold: Bool? {
+      switch self {
+      case .auto: nil
+      case .on: true
+      case .off: false
+      }
+    }
+
+    /// The choice a reminder's field makes.
+    init(_ hold: Bool?) { self = hold.map { $0 ? .on : .off } ?? .auto }
+  }
+
+  /// `--hold auto|on|off`.
+  static let hold = Option(
+    "hold", .oneOf(HoldChoice.allCases),
+    "on: held while you are away or in quiet hours, alarms and task reminders too; off: never held; auto (default): held, but alarms and tasks ring."
+  )
+
   static let options: [OptionSpec] = [
     activity.spec, text.spec, habit.spec, task.spec, at.spec, window.spec, days.spec, day.spec,
     `repeat`.spec, lookback.spec, beforeWindow.spec, before.spec, title.spec, message.spec,
-    style.spec, adapt.spec,
+    style.spec, adapt.spec, hold.spec,
   ]
 
   /// The first of the "what" options given.
@@ -138,6 +166,7 @@ enum ReminderOptions {
     }
     if let style = try arguments.value(style) { reminder.style = style }
     if let mode = try arguments.value(adapt) { reminder.adapt = mode }
+    if let choice = try arguments.value(hold) { reminder.hold = choice.hold }
     if let hours = try arguments.value(lookback) {
       guard reminder.kind == .activity else {
         throw UsageError("--lookback applies to activity reminders", command: context.command)

@@ -82,6 +82,9 @@ enum ReportCommand: Command {
         to: Agenda.end(after: nowSeconds, days: Agenda.defaultDays, in: zone), in: zone)
       let start = WallClock.instant(
         on: fromDate, at: TimeOfDay(secondsSinceMidnight: 0), in: zone)
+      let found = try store.map {
+        try outcomes($0, from: start, to: to, now: nowSeconds, zone: zone)
+      }
       return ReportModel(
         generated: EventFormatting.localDateTime(TimeArgument.stamp(nowSeconds, zone)),
         zoneName: ZoneNames.display(zone), days: fromDate...toDate,
@@ -93,9 +96,7 @@ enum ReportCommand: Command {
             title: item.request.title, body: item.request.body,
             skipped: skips.reason(item.request, at: item.firing))
         },
-        outcomes: try store.map {
-          try outcomes($0, from: start, to: to, now: nowSeconds, zone: zone)
-        } ?? [],
+        outcomes: found?.outcomes ?? [],
         reminders: try RemindersCommand.listing(
           store: store, now: nowSeconds, zone: zone, clock: clock
         ).map { row in
@@ -103,7 +104,7 @@ enum ReportCommand: Command {
             id: row.0.id, subject: row.1, schedule: row.2, isEnabled: row.0.isEnabled,
             next: row.4.map { EventFormatting.localDateTime(TimeArgument.stamp($0, zone)) },
             nextSkipped: row.5)
-        })
+        }, holds: found?.holds ?? [])
     }
     let document =
       isSVG
@@ -164,9 +165,10 @@ enum ReportCommand: Command {
   /// `routine_BedTime-2`, one per routine of its day kinds, renumbered as routines are learned
   /// again) are listed together in the row's id.
   static func outcomes(_ store: EventStore, from: Int64, to: Int64, now: Int64, zone: Zone)
-    throws -> [ReportOutcome]
+    throws -> (outcomes: [ReportOutcome], holds: [ReportHold])
   {
     let settings = try store.settings()
+    var holds: [ReportHold] = []
     let records = settings.adapts ? try store.adaptations() : [:]
     let reader = OutcomeReader(store: store, zone: zone, now: now)
     var byOwner: [String: ReportOutcome] = [:]
@@ -183,6 +185,14 @@ enum ReportCommand: Command {
       owners[record.occurrence.requestID] = owner
       keys[owner, default: []].insert(key)
       var outcome = byOwner[owner] ?? ReportOutcome(id: owner, title: record.request.title)
+      if record.attempt == 0, let reason = record.heldReason {
+        holds.append(ReportCommand.hold(record, reason: reason, zone: zone))
+        if holds.count > ReportHold.limit { holds.removeFirst() }
+        if record.outcome == .held { outcome.heldNow += 1 }
+        if record.releasedAt != nil { outcome.released += 1 }
+        if record.outcome == .missed { outcome.missedWhileHeld += 1 }
+        byOwner[owner] = outcome
+      }
       // A snoozed alert comes back as a request of its own: its firing is the snooze's.
       guard record.attempt == 0, record.request.origin != .snooze else { continue }
       switch try reader.outcome(of: record) {
@@ -207,7 +217,11 @@ enum ReportCommand: Command {
       case .skipped:
         outcome.skipped += 1
       case .notDelivered:
-        if record.outcome == .missed { outcome.missed += 1 } else { outcome.failed += 1 }
+        switch record.outcome {
+        case .missed: outcome.missed += 1
+        case .held: break
+        default: outcome.failed += 1
+        }
       }
       byOwner[owner] = outcome
     }
@@ -233,7 +247,29 @@ enum ReportCommand: Command {
       byOwner[owner]?.answers = counts.map { (action: $0.key, count: $0.value) }
         .sorted { ($1.count, $0.action) < ($0.count, $1.action) }
     }
-    return byOwner.values.filter { $0.delivered + $0.skipped + $0.missed + $0.failed > 0 }
-      .sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    let outcomes = byOwner.values.filter {
+      $0.delivered + $0.skipped + $0.missed + $0.failed + $0.heldNow > 0
+    }
+    .sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    return (outcomes, holds)
+  }
+
+  /// A held firing as the report lists it.
+  static func hold(_ record: DeliveryRecord, reason: String, zone: Zone) -> ReportHold {
+    let state: String
+    if let released = record.releasedAt {
+      state =
+        "released after \(counted(Int(max(0, released - record.occurrence.at) / 60), "minute"))"
+    } else {
+      switch record.outcome {
+      case .held: state = "held now"
+      case .missed: state = "missed: held past its time"
+      case .suppressed, .cancelled, .skipped: state = "not delivered: \(record.reason ?? "skipped")"
+      default: state = record.outcome.rawValue
+      }
+    }
+    return ReportHold(
+      at: EventFormatting.localDateTime(TimeArgument.stamp(record.occurrence.at, zone)),
+      id: record.occurrence.requestID, title: record.request.title, state: state, reason: reason)
   }
 }

@@ -109,8 +109,7 @@ enum SettingsCommand: Command {
     "alarm-sound",
     ValueType<String?>(
       placeholder: "NAME|FILE|off",
-      expected: "a sound theme name like alarm-clock-elapsed, a sound file, or off",
-      choices: ["off", PlannerSettings.defaultAlarmSound]
+      expected: "a sound theme name like alarm-clock-elapsed, a sound file, or off"
     ) { text in
       if ["off", "none"].contains(text.lowercased()) { return .some(nil) }
       if text.contains("/") { return .some(text) }
@@ -332,7 +331,8 @@ enum SettingsCommand: Command {
       sound.hasPrefix("/")
       ? sound
       : URL(fileURLWithPath: sound).standardizedFileURL.path
-    guard FileSystem.kind(of: path) == .regularFile, FileManager.default.isReadableFile(atPath: path)
+    guard FileSystem.kind(of: path) == .regularFile,
+      FileManager.default.isReadableFile(atPath: path)
     else {
       throw UsageError(
         "--alarm-sound: '\(context.displayPath(path))' is not a readable file", command: spec.name)

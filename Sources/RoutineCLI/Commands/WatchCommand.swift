@@ -44,6 +44,8 @@ struct Watcher {
   let wait: (Int64) -> Wake
   /// Called with each instant it decided to sleep until (tests check there is no polling).
   var onSleep: (Int64) -> Void = { _ in }
+  /// Reads the desktop (tests give their own); `nil`: the desktop of the environment.
+  var readPresence: ((HoldRules) -> (presence: Presence, problems: [String]))? = nil
 
   /// How long to wait before trying again when another process holds the store.
   static let busyRetrySeconds: Int64 = 5
@@ -53,6 +55,8 @@ struct Watcher {
     var nextPlan = WatchSchedule.nextPlan(after: now(), in: zone)
     var seen = try store.dataVersion()
     var mustDeliver = true
+    // When the held firings need another look (the last delivery run said).
+    var heldLook: Int64?
     while true {
       let time = now()
       var wakeAt: Int64
@@ -63,10 +67,14 @@ struct Watcher {
           nextPlan = WatchSchedule.nextPlan(after: time, in: zone)
         }
         if mustDeliver {
-          let report = try Deliverer(store: store, context: context).run(sink: sink, now: time)
+          var deliverer = Deliverer.reading(store: store, context: context)
+          if let readPresence { deliverer.readPresence = readPresence }
+          let report = try deliverer.run(sink: sink, now: time)
           try DeliverCommand.show(report, sink: sink, store: store, context: context)
+          heldLook = report.nextLook
         }
         wakeAt = try nextWake(after: time, nextPlan: nextPlan, zone: zone)
+        if let heldLook { wakeAt = min(wakeAt, max(heldLook, time + 1)) }
       } catch let error as StoreError where error.isBusy {
         // A long import holds the store: try again shortly rather than stop watching.
         context.warn("\(error); trying again in \(Watcher.busyRetrySeconds) seconds")
@@ -94,7 +102,7 @@ struct Watcher {
       let clock = context.clockStyle(try store.settings())
       let requests = try store.pendingRequests(clock: clock)
       let alarms = try store.unansweredAlarms(since: time - 86_400).map {
-        (occurrence: $0.occurrence.at, rings: $0.attempt + 1)
+        (occurrence: $0.due.firstRing, rings: $0.attempt + 1)
       }
       return WatchSchedule.nextWake(
         requests: requests, unansweredAlarms: alarms, now: time, nextPlan: nextPlan, in: zone)

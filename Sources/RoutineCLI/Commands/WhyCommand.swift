@@ -230,6 +230,13 @@ enum WhyCommand: Command {
   static func explain(_ record: DeliveryRecord, rangAt: String? = nil) -> String {
     let reason = record.reason.map { ": \($0)" } ?? ""
     switch record.outcome {
+    case .delivered where record.releasedAt != nil:
+      let minutes = max(0, (record.releasedAt ?? 0) - record.occurrence.at) / 60
+      return "held (\(record.heldReason ?? "you were away")), then delivered"
+        + (record.sink.map { " through \($0)" } ?? "")
+        + " \(counted(Int(minutes), "minute")) late, once that was over" + reason
+    case .held:
+      return "held: \(record.heldReason ?? "you are away"); delivered once that is over"
     case .delivered:
       let ring = "ring \(record.attempt + 1)" + (rangAt.map { " at \($0)" } ?? "")
       return (record.attempt > 0 ? "rang again, \(ring) (unanswered alarm)" : "delivered")

@@ -12,6 +12,11 @@ import RoutineStore
 struct Deliverer {
   let store: EventStore
   let context: Context
+  /// Reads what the desktop says about the person (idleness, the lock, do not disturb) for the
+  /// rules; only called when something that may be held is due or held.
+  var readPresence: (HoldRules) -> (presence: Presence, problems: [String]) = { _ in
+    (.unknown, [])
+  }
 
   /// What a run did.
   struct Report {
@@ -22,13 +27,61 @@ struct Deliverer {
     var failureCode: ExitCode?
     var skipped: [DeliveryRecord] = []
     var answers: [String] = []
+    /// Firings held this run (newly, or still).
+    var held: [DeliveryRecord] = []
+    /// The ids of the firings this run held first.
+    var newlyHeld: Set<Int64> = []
+    /// When a run should look at the held firings again (`routine watch` wakes then).
+    var nextLook: Int64?
+
+    mutating func look(at instant: Int64) { nextLook = min(nextLook ?? instant, instant) }
+  }
+
+  /// A deliverer that reads the desktop of `context`'s environment (``PresenceReader``).
+  static func reading(store: EventStore, context: Context) -> Deliverer {
+    var deliverer = Deliverer(store: store, context: context)
+    if let presence = context.environment.presence {
+      deliverer.readPresence = presence
+    } else {
+      let environment = context.environment.variables
+      deliverer.readPresence = { rules in desktopPresence(environment, rules) }
+    }
+    return deliverer
+  }
+
+  /// What the desktop says, for `rules`.
+  static func desktopPresence(_ environment: [String: String], _ rules: HoldRules) -> (
+    presence: Presence, problems: [String]
+  ) {
+    (.unknown, [])
+  }
+
+  /// How often `routine watch` reads the desktop again while something is held because you are
+  /// away or busy: it notices you are back within this many seconds.
+  static let pollSeconds: Int64 = 5
+
+  /// What a claim found.
+  private struct Claimed {
+    var records: [DeliveryRecord] = []
+    var zone: Zone
+    var snoozeMinutes: Int
+    /// Set when something that may be held is due or held and the desktop was not read yet:
+    /// nothing was written, and the claim is made again with the reading.
+    var needsPresence: HoldRules?
   }
 
   /// Delivers what is due at `now` through `sink`.
   func run(sink: NotificationSink, now: Int64) throws -> Report {
     var report = Report()
-    let (claimed, zone, snoozeMinutes) = try claim(sink: sink, now: now, report: &report)
-    for record in claimed {
+    var result = try claim(sink: sink, now: now, presence: nil, report: &report)
+    if let rules = result.needsPresence {
+      // Read outside the transaction: a slow desktop must not hold the store's write lock.
+      let reading = readPresence(rules)
+      result = try claim(sink: sink, now: now, presence: reading, report: &report)
+    }
+    let zone = result.zone
+    let snoozeMinutes = result.snoozeMinutes
+    for record in result.records {
       let notification = DeliveredNotification(
         id: record.occurrence.requestID,
         occurrence: TimeArgument.stamp(record.occurrence.at, zone), attempt: record.attempt,
@@ -59,9 +112,10 @@ struct Deliverer {
   /// Claims every due firing, in one transaction; returns the ones to deliver. The core decides
   /// (``DeliveryPolicy``): what is due since the last run's wall clock, and what becomes of each
   /// firing from the facts gathered here; the claim makes each slot's decision once.
-  private func claim(sink: NotificationSink, now: Int64, report: inout Report) throws -> (
-    [DeliveryRecord], Zone, snoozeMinutes: Int
-  ) {
+  private func claim(
+    sink: NotificationSink, now: Int64, presence: (presence: Presence, problems: [String])?,
+    report: inout Report
+  ) throws -> Claimed {
     try store.write {
       let settings = try store.settings()
       let zone = try context.userTimeZone(settings)
@@ -80,17 +134,53 @@ struct Deliverer {
           due.append(ring)
         }
       }
-      guard !due.isEmpty else {
+      var rules = HoldRules(settings)
+      // Do not disturb is the notification daemon's: it says nothing about a phone an --exec
+      // command sends to.
+      if sink.kind != .notifySend { rules.whileDoNotDisturb = false }
+      // Held firings are settled whatever the settings say now (holding turned off releases them).
+      let held = try store.heldDeliveries()
+      let holdable = due.contains { $0.attempt == 0 && HoldRules.mayHold($0.request) }
+      if presence == nil, rules.readsPresence, holdable || !held.isEmpty {
+        return Claimed(zone: zone, snoozeMinutes: settings.snoozeMinutes, needsPresence: rules)
+      }
+      guard !due.isEmpty || !held.isEmpty else {
         try Deliverer.setWatermark(store, DeliveryWatermark(instant: now, in: zone))
         try store.removeExpiredCancellations(before: now - 86_400)
-        return ([], zone, settings.snoozeMinutes)
+        return Claimed(zone: zone, snoozeMinutes: settings.snoozeMinutes)
       }
+      let reasonNow =
+        holdable || !held.isEmpty
+        ? rules.reason(presence: presence?.presence, now: now, in: zone) : nil
+      let backSince = try Deliverer.noteAway(
+        store, reason: reasonNow, watching: holdable || !held.isEmpty, now: now)
+      // A desktop that could not be read holds nothing (fail-safe), and says so.
+      let presenceNote = presence.flatMap { reading in
+        reading.problems.isEmpty
+          ? nil
+          : "whether you were away could not be read (\(reading.problems.joined(separator: "; "))); delivered anyway"
+      }
+      let start = policy.start(checkedUntil: checked?.instant, now: now)
       let reader = try FiringFactsReader(
         store: store, settings: settings, requests: requests, zone: zone,
-        cancellationsFrom: policy.start(checkedUntil: checked?.instant, now: now) - 86_400)
+        cancellationsFrom: min(start, held.first?.occurrence.at ?? start) - 86_400)
       var cap = try Deliverer.dailyCap(
         store, settings: settings, requests: requests, now: now, zone: zone)
       var claimed: [DeliveryRecord] = []
+      for record in held {
+        guard
+          let released = try settle(
+            record, current: byID[record.occurrence.requestID], rules: rules,
+            reasonNow: reasonNow, backSince: backSince, reader: reader, cap: cap, sink: sink,
+            now: now, zone: zone, clock: clock, report: &report)
+        else { continue }
+        claimed.append(released)
+        if released.request.metadata?.isAlarm != true,
+          released.request.category != .taskReminder
+        {
+          cap?.delivered += 1
+        }
+      }
       for item in due {
         let facts = reader.facts(for: item, cap: cap, checkedAt: now) { kind, window in
           try store.eventTimes(countingAs: kind, from: window.lowerBound, to: window.upperBound)
@@ -100,9 +190,24 @@ struct Deliverer {
         else { continue }
         let record: DeliveryRecord?
         switch outcome {
-        case .deliver(let late):
+        case .deliver
+        where item.attempt == 0 && HoldRules.mayHold(item.request) && reasonNow != nil:
           record = try store.claim(
-            item, outcome: .sending, late: late, reason: note, sink: sink.kind.rawValue, at: now)
+            item, outcome: .held, late: false, reason: nil, sink: nil,
+            heldReason: reasonNow?.description, at: now)
+          if let record {
+            report.held.append(record)
+            report.newlyHeld.insert(record.id)
+            report.look(
+              at: rules.nextLook(
+                dueAt: item.occurrence.at, now: now, reasonNow: reasonNow, backSince: nil,
+                in: zone, pollSeconds: Deliverer.pollSeconds))
+          }
+        case .deliver(let late):
+          let holdNote = HoldRules.mayHold(item.request) && item.attempt == 0 ? presenceNote : nil
+          record = try store.claim(
+            item, outcome: .sending, late: late, reason: note ?? holdNote,
+            sink: sink.kind.rawValue, at: now)
           if let record {
             claimed.append(record)
             if item.attempt == 0, item.request.metadata?.isAlarm != true,
@@ -131,16 +236,103 @@ struct Deliverer {
           record = try store.claim(
             item, outcome: .skipped, late: false, reason: reason, sink: nil, rule: rule, at: now)
         }
-        if let record, record.outcome != .sending { report.skipped.append(record) }
+        if let record, record.outcome != .sending, record.outcome != .held {
+          report.skipped.append(record)
+        }
         if record != nil, DeliveryPolicy.usesUp(item) {
           try store.cancelRequest(id: item.request.id)
         }
       }
       try Deliverer.setWatermark(store, DeliveryWatermark(instant: now, in: zone))
       try store.removeExpiredCancellations(before: now - 86_400)
-      return (claimed, zone, settings.snoozeMinutes)
+      return Claimed(records: claimed, zone: zone, snoozeMinutes: settings.snoozeMinutes)
     }
   }
+
+  /// What becomes of a held firing at `now` (``HoldRules/verdict(dueAt:now:reasonNow:backSince:)``):
+  /// still held, missed past the limit, skipped because its act was logged meanwhile (or its
+  /// reminder removed), or released: the record to deliver.
+  private func settle(
+    _ record: DeliveryRecord, current: NotificationRequest?, rules: HoldRules,
+    reasonNow: HoldReason?, backSince: Int64, reader: FiringFactsReader, cap: DailyCap?,
+    sink: NotificationSink, now: Int64, zone: Zone, clock: ClockStyle, report: inout Report
+  ) throws -> DeliveryRecord? {
+    let heldFor = record.heldReason ?? "you were away"
+    switch rules.verdict(
+      dueAt: record.occurrence.at, now: now, reasonNow: reasonNow, backSince: backSince)
+    {
+    case .keep:
+      report.held.append(record)
+      report.look(
+        at: rules.nextLook(
+          dueAt: record.occurrence.at, now: now, reasonNow: reasonNow,
+          backSince: reasonNow == nil ? backSince : nil, in: zone,
+          pollSeconds: Deliverer.pollSeconds))
+      return nil
+    case .missed:
+      let minutes = Int((now - record.occurrence.at) / 60)
+      try store.settleHeld(
+        id: record.id, outcome: .missed,
+        reason:
+          "held past its time (\(heldFor)): \(counted(minutes, "minute")) late, over the \(rules.atMostSeconds / 60)-minute limit of 'settings --hold-at-most'",
+        at: now)
+      return nil
+    case .release:
+      break
+    }
+    // A reminder removed, turned off or replaced while its firing was held has nothing left to
+    // say; a snooze or an alert is used up when claimed, and is delivered from its record.
+    let origin = record.request.origin
+    if current == nil, origin == .reminder || origin == .learned {
+      try store.settleHeld(
+        id: record.id, outcome: .cancelled,
+        reason: "its reminder was removed, turned off or replanned while it was held", at: now)
+      return nil
+    }
+    let due = DueOccurrence(
+      request: current ?? record.request, occurrence: record.occurrence, attempt: 0,
+      dueAt: record.occurrence.at)
+    let facts = reader.facts(for: due, cap: cap, checkedAt: now) { kind, window in
+      try store.eventTimes(countingAs: kind, from: window.lowerBound, to: window.upperBound)
+    }
+    let (skip, note) = DeliveryPolicy.skip(due, facts: facts, in: zone, clock: clock)
+    switch skip {
+    case .suppressed(let reason):
+      try store.settleHeld(id: record.id, outcome: .suppressed, reason: reason, at: now)
+      return nil
+    case .cancelled(let reason):
+      try store.settleHeld(id: record.id, outcome: .cancelled, reason: reason, at: now)
+      return nil
+    case .rule(let rule, let reason):
+      try store.settleHeld(id: record.id, outcome: .skipped, reason: reason, rule: rule, at: now)
+      return nil
+    case .alreadyHandled, nil:
+      var released = try store.releaseHeld(
+        record, sink: sink.kind.rawValue, note: note, at: now)
+      if current != nil { released?.request = current ?? record.request }
+      return released
+    }
+  }
+
+  /// Keeps when a run last saw the person back (no reason to hold), while something is held or
+  /// may be: the settle delay counts from it. Cleared while a reason holds. Returns it (`now`
+  /// when first seen back).
+  static func noteAway(_ store: EventStore, reason: HoldReason?, watching: Bool, now: Int64)
+    throws -> Int64
+  {
+    guard watching else { return now }
+    let stored = try store.state(backSinceKey).flatMap { Int64($0) }
+    if reason != nil {
+      if stored != nil { try store.setState(backSinceKey, "") }
+      return now
+    }
+    if let stored { return stored }
+    try store.setState(backSinceKey, "\(now)")
+    return now
+  }
+
+  /// The state key of when a run first saw the person back after a hold.
+  static let backSinceKey = "deliver.backSince"
 
   /// The day's cap as it stands at `now` (`settings --daily-cap`), or `nil` without one: the
   /// reminders delivered since the local midnight, and the firings of reminders you defined

@@ -19,6 +19,23 @@ struct ReportModel {
   var outcomes: [ReportOutcome]
   /// The reminders the person defined.
   var reminders: [ReportReminder]
+  /// The firings in ``days`` that were held while the person was away, busy or in quiet hours,
+  /// latest last (at most ``ReportHold/limit``).
+  var holds: [ReportHold] = []
+}
+
+/// One firing that was held (docs/delivery.md "Held while you are away").
+struct ReportHold {
+  /// The most a report lists (the latest).
+  static let limit = 50
+  /// `Tue 2026-04-28 07:00`.
+  var at: String
+  var id: String
+  var title: String
+  /// "held now", "released after 12 minutes", "missed: held past its time", "not needed".
+  var state: String
+  /// Why it was held.
+  var reason: String
 }
 
 /// One routine and the events of its days.
@@ -73,6 +90,12 @@ struct ReportOutcome {
   /// Not delivered: the machine was off or asleep, or the sink failed.
   var missed = 0
   var failed = 0
+  /// Delivered after being held (counted in ``delivered`` too).
+  var released = 0
+  /// Missed because it was held past its time (counted in ``missed`` too).
+  var missedWhileHeld = 0
+  /// Held now, waiting for the person.
+  var heldNow = 0
   /// Where adaptation left it: "active, strength 72%, streak 5 days".
   var standing: String?
 }

@@ -49,6 +49,7 @@ enum ReportPage {
     out += routines(model)
     out += upcoming(model)
     out += outcomes(model)
+    if !model.holds.isEmpty { out += holds(model) }
     out += reminders(model)
     out +=
       "</main>\n<footer><p>Made by routine \(RoutineCLI.version). This page fetches nothing: no script, font or image from elsewhere.</p></footer>\n</body>\n</html>\n"
@@ -174,14 +175,41 @@ enum ReportPage {
           + (outcome.snoozedThenActed > 0 ? ", \(outcome.snoozedThenActed) after a snooze" : "")
           + answers
         let missed = outcome.missed + outcome.failed
+        var missedNotes: [String] = []
+        if outcome.failed > 0 { missedNotes.append("\(outcome.failed) failed") }
+        if outcome.missedWhileHeld > 0 {
+          missedNotes.append(
+            "\(outcome.missedWhileHeld) held past \(outcome.missedWhileHeld == 1 ? "its" : "their") time"
+          )
+        }
+        var deliveredNotes: [String] = []
+        if outcome.released > 0 { deliveredNotes.append("\(outcome.released) after a hold") }
+        if outcome.heldNow > 0 { deliveredNotes.append("\(outcome.heldNow) held now") }
         let standing = outcome.standing.map { "<br><small>\(HTMLText.escaped($0))</small>" } ?? ""
         return [
           "<b>\(HTMLText.escaped(outcome.title))</b> <code>\(HTMLText.escaped(outcome.id))</code>"
             + standing,
-          "\(outcome.delivered)", acted, "\(outcome.dismissed)", "\(outcome.ignored)",
-          "\(outcome.preEmpted)", "\(outcome.skipped)",
-          "\(missed)\(outcome.failed > 0 ? " (\(outcome.failed) failed)" : "")",
+          "\(outcome.delivered)"
+            + (deliveredNotes.isEmpty ? "" : " (\(deliveredNotes.joined(separator: ", ")))"), acted,
+          "\(outcome.dismissed)", "\(outcome.ignored)", "\(outcome.preEmpted)",
+          "\(outcome.skipped)",
+          "\(missed)" + (missedNotes.isEmpty ? "" : " (\(missedNotes.joined(separator: ", ")))"),
           verdict(outcome),
+        ]
+      })
+  }
+
+  /// The firings held while the person was away, busy or in quiet hours, and what became of
+  /// each (shown only when there is one).
+  private static func holds(_ model: ReportModel) -> String {
+    table(
+      id: "holds", title: "Held while you were away", empty: "",
+      columns: ["When", "Reminder", "Held because", "Then"],
+      rows: model.holds.map { hold in
+        [
+          HTMLText.escaped(hold.at),
+          "<b>\(HTMLText.escaped(hold.title))</b> <code>\(HTMLText.escaped(hold.id))</code>",
+          HTMLText.escaped(hold.reason), HTMLText.escaped(hold.state),
         ]
       })
   }

@@ -30,6 +30,11 @@ public struct DueOccurrence: Hashable, Sendable {
 
   /// The local date and wall-clock time the firing belongs to.
   public var slot: FiringSlot? { occurrence.slot }
+
+  /// When the first delivery of the firing was due to go out: the firing, or for an alarm held
+  /// and released, its release (each further ring is due ``Reminder/alarmInterval`` minutes
+  /// after the one before).
+  public var firstRing: Int64 { dueAt - Int64(attempt * Reminder.alarmInterval * 60) }
 }
 
 /// What delivery does with a due occurrence.
@@ -288,11 +293,13 @@ public struct DeliveryPolicy: Sendable {
   }
 
   /// The re-delivery of an unanswered alarm last delivered as `last` (its attempt), when it has
-  /// come by `now`; the request's current words when it is still pending.
+  /// come by `now`; the request's current words when it is still pending. Rings count from the
+  /// first delivery (``DueOccurrence/firstRing``): an alarm held while you were away rings
+  /// again five minutes after it was released, not at once.
   public static func ringAgain(_ last: DueOccurrence, current: NotificationRequest?, now: Int64)
     -> DueOccurrence?
   {
-    guard let next = realert(after: last.occurrence.at, attempts: last.attempt + 1), next <= now
+    guard let next = realert(after: last.firstRing, attempts: last.attempt + 1), next <= now
     else { return nil }
     return DueOccurrence(
       request: current ?? last.request, occurrence: last.occurrence, attempt: last.attempt + 1,

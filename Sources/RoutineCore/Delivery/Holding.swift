@@ -175,30 +175,33 @@ public struct HoldRules: Hashable, Sendable {
 
   /// What becomes of a firing due at `dueAt` and held, at `now`: missed once it is more than
   /// ``atMostSeconds`` past its time (whatever the person does now); kept while a reason holds
-  /// it (`reasonNow`) or the person came back less than ``settleSeconds`` ago (`awayUntil`: the
-  /// last instant a run saw a reason); otherwise released.
-  public func verdict(dueAt: Int64, now: Int64, reasonNow: HoldReason?, awayUntil: Int64?)
+  /// it (`reasonNow`) or until ``settleSeconds`` after `backSince`, the first run that saw no
+  /// reason any more (so a person who sits down is not met by the reminder the same second);
+  /// otherwise released.
+  public func verdict(dueAt: Int64, now: Int64, reasonNow: HoldReason?, backSince: Int64)
     -> HeldVerdict
   {
     if now - dueAt > atMostSeconds { return .missed }
     if reasonNow != nil { return .keep }
-    if let awayUntil, now - awayUntil < settleSeconds { return .keep }
+    if now - backSince < settleSeconds { return .keep }
     return .release
   }
 
   /// When a run should look again at a held firing due at `dueAt` (for `routine watch`):
   /// when it would be missed, when the quiet hours end, or when the settle delay after the
-  /// person came back is over; `pollSeconds` from `now` while the desktop may change.
+  /// person came back (`backSince`) is over; `pollSeconds` from `now` while the desktop may
+  /// change.
   public func nextLook(
-    dueAt: Int64, now: Int64, reasonNow: HoldReason?, awayUntil: Int64?, in zone: Zone,
+    dueAt: Int64, now: Int64, reasonNow: HoldReason?, backSince: Int64?, in zone: Zone,
     pollSeconds: Int64
   ) -> Int64 {
     var next = dueAt + atMostSeconds + 1
     switch reasonNow {
-    case .quietHours(let hours): next = min(next, hours.nextEnd(after: now, in: zone))
+    case .quietHours(let hours):
+      // The desktop can also change meanwhile (do not disturb, idleness): poll when it is read.
+      next = min(next, hours.nextEnd(after: now, in: zone))
     case .some: next = min(next, now + pollSeconds)
-    case nil:
-      if let awayUntil { next = min(next, max(now + 1, awayUntil + settleSeconds)) }
+    case nil: next = min(next, (backSince ?? now) + settleSeconds)
     }
     return max(next, now + 1)
   }

@@ -19,6 +19,9 @@ public struct DeliveryRecord: Hashable, Sendable {
     case skipped
     /// The sink failed.
     case failed
+    /// Held while the person was away, busy or in quiet hours (``DeliveryRecord/heldReason``):
+    /// a later run delivers it (``DeliveryRecord/releasedAt``) or records it missed.
+    case held
   }
 
   /// The row.
@@ -44,12 +47,17 @@ public struct DeliveryRecord: Hashable, Sendable {
   public var reason: String?
   /// The rule that skipped it (outcome ``Outcome/skipped``).
   public var rule: SkipRule?
+  /// Why it was held, when it was (whatever became of it after).
+  public var heldReason: String? = nil
+  /// When a run delivered it after holding it.
+  public var releasedAt: Int64? = nil
 
   /// What delivery recorded, as the core classifies it (``FiringOutcome``).
   public var state: FiringRecordState {
     switch outcome {
     case .sending, .delivered: .delivered
-    case .missed: .missed
+    // Held: not delivered (yet), counted against nothing, as a firing missed.
+    case .missed, .held: .missed
     case .failed: .failed
     case .suppressed: .skipped(.alreadyDone)
     case .cancelled: .skipped(.cancelled)
@@ -57,11 +65,12 @@ public struct DeliveryRecord: Hashable, Sendable {
     }
   }
 
-  /// The due firing this record is of (for an alarm's next ring).
+  /// The due firing this record is of (for an alarm's next ring): rings count from the first
+  /// delivery, the release of an alarm that was held.
   public var due: DueOccurrence {
     DueOccurrence(
       request: request, occurrence: occurrence, attempt: attempt,
-      dueAt: occurrence.at + Int64(attempt * Reminder.alarmInterval * 60))
+      dueAt: (releasedAt ?? occurrence.at) + Int64(attempt * Reminder.alarmInterval * 60))
   }
 }
 
@@ -70,23 +79,24 @@ extension EventStore {
   private static let deliveryColumns = """
     id, request_id, occurrence, attempt, outcome, late, decided_at, finished_at, origin, category,
     title, body, event_kind, reminder_id, link_id, link_name, look_back, is_alarm, sink, reason,
-    local_day, slot, act_until, rule
+    local_day, slot, act_until, rule, held_reason, released_at
     """
 
   /// Claims `due` with `outcome` at `now`: the unique row of its firing and attempt. Returns the
   /// record, or `nil` when another run claimed it first (nothing is delivered twice).
   public func claim(
     _ due: DueOccurrence, outcome: DeliveryRecord.Outcome, late: Bool, reason: String?,
-    sink: String?, rule: SkipRule? = nil, at now: Int64
+    sink: String?, rule: SkipRule? = nil, heldReason: String? = nil, at now: Int64
   ) throws -> DeliveryRecord? {
     try write {
       let insert = try connection.prepare(
         """
         INSERT OR IGNORE INTO deliveries (request_id, occurrence, attempt, outcome, late, decided_at,
           finished_at, origin, category, title, body, event_kind, reminder_id, link_id, link_name,
-          look_back, is_alarm, sink, reason, local_day, slot, act_until, rule)
+          look_back, is_alarm, sink, reason, local_day, slot, act_until, rule, held_reason,
+          released_at)
         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-          ?20, ?21, ?22, ?23
+          ?20, ?21, ?22, ?23, ?24, ?25
         -- A claim from before slots were kept holds its instant.
         WHERE NOT EXISTS (
           SELECT 1 FROM deliveries WHERE request_id = ?1 AND occurrence = ?2 AND attempt = ?3
@@ -100,7 +110,7 @@ extension EventStore {
       try insert.bind(outcome.rawValue, at: 4)
       try insert.bind(late ? 1 : 0, at: 5)
       try insert.bind(now, at: 6)
-      if outcome != .sending { try insert.bind(now, at: 7) }
+      if outcome != .sending && outcome != .held { try insert.bind(now, at: 7) }
       try insert.bind(request.origin.rawValue, at: 8)
       try insert.bind(request.category.rawValue, at: 9)
       try insert.bind(request.title, at: 10)
@@ -116,12 +126,19 @@ extension EventStore {
       try bind(due.slot, to: insert, at: 20)
       try insert.bind(metadata?.actUntil.map { Int64($0.secondsSinceMidnight) }, at: 22)
       try insert.bind(rule?.rawValue, at: 23)
+      try insert.bind(heldReason, at: 24)
+      // A further ring of an alarm that was held keeps when it was released: its rings count
+      // from there.
+      let firstRing = due.firstRing
+      if due.attempt > 0, firstRing != due.occurrence.at { try insert.bind(firstRing, at: 25) }
       try insert.step()
       guard connection.changes > 0 else { return nil }
       return DeliveryRecord(
         id: connection.lastInsertRowID, occurrence: due.occurrence, attempt: due.attempt,
-        outcome: outcome, isLate: late, decidedAt: now, finishedAt: outcome == .sending ? nil : now,
-        request: request, sink: sink, reason: reason, rule: rule)
+        outcome: outcome, isLate: late, decidedAt: now,
+        finishedAt: outcome == .sending || outcome == .held ? nil : now, request: request,
+        sink: sink, reason: reason, rule: rule, heldReason: heldReason,
+        releasedAt: due.attempt > 0 && due.firstRing != due.occurrence.at ? due.firstRing : nil)
     }
   }
 
@@ -332,7 +349,75 @@ extension EventStore {
         title: row.text(at: 10) ?? "", body: row.text(at: 11) ?? "", trigger: .date(occurrence),
         metadata: metadata),
       sink: row.text(at: 18), reason: row.text(at: 19),
-      rule: row.text(at: 23).flatMap(SkipRule.init(rawValue:)))
+      rule: row.text(at: 23).flatMap(SkipRule.init(rawValue:)), heldReason: row.text(at: 24),
+      releasedAt: row.isNull(at: 25) ? nil : row.int(at: 25))
+  }
+
+  /// The firings held now (``DeliveryRecord/Outcome/held``), oldest first.
+  public func heldDeliveries() throws -> [DeliveryRecord] {
+    try read {
+      let select = try connection.prepare(
+        """
+        SELECT \(EventStore.deliveryColumns) FROM deliveries
+        WHERE outcome = 'held' AND forgotten = 0 ORDER BY occurrence, id
+        """)
+      var result: [DeliveryRecord] = []
+      while try select.step() { result.append(EventStore.delivery(from: select)) }
+      return result
+    }
+  }
+
+  /// Releases held delivery `record` at `now`: it is being delivered (late), as a claim is.
+  /// Returns the record, or `nil` when another run released or settled it first.
+  public func releaseHeld(_ record: DeliveryRecord, sink: String, note: String?, at now: Int64)
+    throws -> DeliveryRecord?
+  {
+    try write {
+      let update = try connection.prepare(
+        """
+        UPDATE deliveries SET outcome = 'sending', late = 1, released_at = ?2, sink = ?3,
+          reason = coalesce(?4, reason)
+        WHERE id = ?1 AND outcome = 'held'
+        """)
+      try update.bind(record.id, at: 1)
+      try update.bind(now, at: 2)
+      try update.bind(sink, at: 3)
+      try update.bind(note, at: 4)
+      try update.step()
+      guard connection.changes > 0 else { return nil }
+      var released = record
+      released.outcome = .sending
+      released.isLate = true
+      released.releasedAt = now
+      released.sink = sink
+      if let note { released.reason = note }
+      return released
+    }
+  }
+
+  /// Records what became of held delivery `id` without delivering it: missed (held past its
+  /// time), or skipped by a rule (its act was logged meanwhile). Returns whether it was still
+  /// held.
+  @discardableResult
+  public func settleHeld(
+    id: Int64, outcome: DeliveryRecord.Outcome, reason: String, rule: SkipRule? = nil,
+    at now: Int64
+  ) throws -> Bool {
+    try write {
+      let update = try connection.prepare(
+        """
+        UPDATE deliveries SET outcome = ?2, reason = ?3, rule = ?4, finished_at = ?5,
+          late = (?2 = 'missed')
+        WHERE id = ?1 AND outcome = 'held'
+        """)
+      try update.bind(id, at: 1)
+      try update.bind(outcome.rawValue, at: 2)
+      try update.bind(reason, at: 3)
+      try update.bind(rule?.rawValue, at: 4)
+      try update.bind(now, at: 5)
+      try update.step()
+      return connection.changes > 0
+    }
   }
 
   /// Forgets the delivery history (`clear --delivered`); returns how many deliveries it

@@ -37,7 +37,8 @@ extension EventStore {
         case "holdWhileIdleMinutes":
           settings.holdWhileIdleMinutes = try number(settings.holdWhileIdleMinutes)
         case "holdWhileDoNotDisturb": settings.holdWhileDoNotDisturb = value != "false"
-        case "holdAtMostMinutes": settings.holdAtMostMinutes = try number(settings.holdAtMostMinutes)
+        case "holdAtMostMinutes":
+          settings.holdAtMostMinutes = try number(settings.holdAtMostMinutes)
         case "settleSeconds": settings.settleSeconds = try number(settings.settleSeconds)
         case "quietHours":
           guard let hours = QuietHours(parsing: value) else {

@@ -25,7 +25,7 @@ extension EventStore {
   private static let reminderColumns = """
     id, type, enabled, kind_key, kind_name, preset, title, message, style, repetition, time,
     window_end, weekdays, day_of_month, once_day, look_back, link, habit_timing, timing_value,
-    minutes_before, changed_at, adapt
+    minutes_before, changed_at, adapt, hold
     """
 
   /// Every reminder, in the order they were added.
@@ -94,7 +94,8 @@ extension EventStore {
       preset: row.text(at: 5).flatMap(ActivityPreset.init(rawValue:)), lookBackHours: int(15),
       schedule: schedule, link: row.text(at: 16), habitTiming: habitTiming,
       minutesBefore: int(19), changedAt: Int64(row.int(at: 20)),
-      adapt: row.text(at: 21).flatMap(AdaptationMode.init(rawValue:)) ?? .auto)
+      adapt: row.text(at: 21).flatMap(AdaptationMode.init(rawValue:)) ?? .auto,
+      hold: row.text(at: 22).map { $0 == "on" })
   }
 
   /// Adds `reminder` at `now` (its ``Reminder/changedAt``); an empty id gets the next
@@ -138,16 +139,16 @@ extension EventStore {
       ? """
       INSERT INTO reminders (id, type, enabled, kind_key, kind_name, preset, title, message, style,
         repetition, time, window_end, weekdays, day_of_month, once_day, look_back, link,
-        habit_timing, timing_value, minutes_before, changed_at, adapt, created_at)
+        habit_timing, timing_value, minutes_before, changed_at, adapt, hold, created_at)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-        ?19, ?20, ?21, ?22, strftime('%s', 'now'))
+        ?19, ?20, ?21, ?22, ?23, strftime('%s', 'now'))
       """
       : """
       UPDATE reminders SET type = ?2, enabled = ?3, kind_key = ?4, kind_name = ?5, preset = ?6,
         title = ?7, message = ?8, style = ?9, repetition = ?10, time = ?11, window_end = ?12,
         weekdays = ?13, day_of_month = ?14, once_day = ?15, look_back = ?16, link = ?17,
         habit_timing = ?18, timing_value = ?19, minutes_before = ?20, changed_at = ?21,
-        adapt = ?22
+        adapt = ?22, hold = ?23
       WHERE id = ?1
       """
     let statement = try connection.prepare(sql)
@@ -189,6 +190,7 @@ extension EventStore {
     if let minutes = reminder.minutesBefore { try statement.bind(Int64(minutes), at: 20) }
     try statement.bind(reminder.changedAt ?? 0, at: 21)
     try statement.bind(reminder.adapt == .auto ? nil : reminder.adapt.rawValue, at: 22)
+    try statement.bind(reminder.hold.map { $0 ? "on" : "off" }, at: 23)
     try statement.step()
   }
 

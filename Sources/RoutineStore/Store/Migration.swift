@@ -424,5 +424,19 @@ struct Migration {
           WHERE EXISTS (SELECT 1 FROM events) OR EXISTS (SELECT 1 FROM reminders)
             OR EXISTS (SELECT 1 FROM habits) OR EXISTS (SELECT 1 FROM tasks);
         """),
+    Migration(
+      name: "0010-holds",
+      sql: """
+        -- A firing held while the person was away, busy or in quiet hours (docs/delivery.md
+        -- "Held while you are away"): outcome 'held' until a run releases it (delivered late,
+        -- released_at set) or gives it up (missed); why it was held stays.
+        ALTER TABLE deliveries ADD COLUMN held_reason TEXT;
+        ALTER TABLE deliveries ADD COLUMN released_at INTEGER;
+        -- Every run looks at the held firings: found without reading the history.
+        CREATE INDEX deliveries_held ON deliveries(occurrence) WHERE outcome = 'held';
+        -- A reminder's own choice ('on', 'off'; NULL: alarms and task reminders ring, others
+        -- may be held).
+        ALTER TABLE reminders ADD COLUMN hold TEXT;
+        """),
   ]
 }
