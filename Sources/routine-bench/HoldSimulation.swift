@@ -38,7 +38,8 @@ struct DeskLife {
     }
     states = Array(repeating: .away, count: days * 1440)
     func fill(_ day: Int, _ from: Int, _ to: Int, _ state: DeskState) {
-      for minute in max(0, from)..<min(1440, max(from, to)) { states[day * 1440 + minute] = state }
+      let low = max(0, min(1440, from))
+      for minute in low..<max(low, min(1440, to)) { states[day * 1440 + minute] = state }
     }
     for day in 0..<days {
       let weekday = start.adding(days: day).weekday
@@ -159,8 +160,16 @@ struct HeldLife {
     return output.text
   }
 
+  /// Removes the store and the files SQLite keeps beside it.
+  func removeStore() {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+      try? FileManager.default.removeItem(atPath: store + suffix)
+    }
+  }
+
   func run() throws -> HoldOutcome {
-    try? FileManager.default.removeItem(atPath: store)
+    removeStore()
+    defer { removeStore() }
     let setup = instant(day: -1, minute: 12 * 60)
     cli(["settings", "--time-zone", "Europe/Berlin"] + settings, at: setup)
     for reminder in HeldLife.reminders { cli(["reminders", "add"] + reminder, at: setup) }
@@ -225,7 +234,6 @@ struct HeldLife {
         if entry["outcome"] as? String == "missed" { outcome.missed += 1 }
       }
     }
-    try? FileManager.default.removeItem(atPath: store)
     return outcome
   }
 }
@@ -261,8 +269,11 @@ func runHoldSimulation(_ arguments: [String], work: String) -> Int32 {
       let held = HeldLife(
         life: life, days: days, settings: policy.1, store: "\(directory)/person-\(person).db",
         zone: zone)
-      guard let outcome = try? held.run() else {
-        print("error: the simulation of person \(person) failed")
+      let outcome: HoldOutcome
+      do {
+        outcome = try held.run()
+      } catch {
+        print("error: the simulation of person \(person) failed: \(error)")
         return 1
       }
       totals[index].firings += outcome.firings
