@@ -42,44 +42,22 @@ enum DesktopSession {
   /// Asks the bus for the notification service's server information, with `gdbus` or
   /// `dbus-send` (whichever is installed), waiting at most two seconds.
   static func daemon(_ environment: [String: String]) -> Daemon {
-    var environment = environment
-    if let bus = bus(environment) { environment["DBUS_SESSION_BUS_ADDRESS"] = bus }
-    let path = environment["PATH"]
-    let call: (String, [String])
-    if let gdbus = ChildProcess.find("gdbus", path: path) {
-      call = (
-        gdbus,
-        [
-          "call", "--session", "--timeout", "2", "--dest", "org.freedesktop.Notifications",
-          "--object-path", "/org/freedesktop/Notifications", "--method",
-          "org.freedesktop.Notifications.GetServerInformation",
-        ]
-      )
-    } else if let dbusSend = ChildProcess.find("dbus-send", path: path) {
-      call = (
-        dbusSend,
-        [
-          "--session", "--print-reply", "--reply-timeout=2000",
-          "--dest=org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-          "org.freedesktop.Notifications.GetServerInformation",
-        ]
-      )
-    } else {
+    let reply = DBusQuery.call(
+      .session, destination: "org.freedesktop.Notifications",
+      path: "/org/freedesktop/Notifications",
+      method: "org.freedesktop.Notifications.GetServerInformation", environment: environment,
+      limit: 2)
+    switch reply {
+    case .success(let values):
+      return .answered(values.first?.string ?? "a daemon")
+    case .failure(.cannotAsk):
       return .cannotAsk
-    }
-    guard
-      let result = try? ChildProcess.run(
-        call.0, call.1, environment: environment, input: Data(), timeout: 5)
-    else { return .silent("the D-Bus session could not be asked for a notification daemon") }
-    guard result.status == 0 else {
+    case .failure(.noAnswer):
+      return .silent("the D-Bus session could not be asked for a notification daemon")
+    case .failure:
       return .silent(
         "no notification daemon answers on the D-Bus session (start one: dunst, mako, or your desktop's; install one with apt install dunst)"
       )
     }
-    // gdbus: ('dunst', 'knopwob', '1.9.0', '1.2'); dbus-send: string "dunst" on its own line.
-    let name =
-      result.output.split(whereSeparator: { $0 == "'" || $0 == "\"" }).dropFirst().first.map(
-        String.init) ?? "a daemon"
-    return .answered(name)
   }
 }
