@@ -41,12 +41,20 @@ public struct QuietHours: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The first instant after `at` at which the quiet hours end, on the wall clock of `zone`
-  /// (the end's slot, resolved as a firing is across a clock change).
+  /// (the end's slot, resolved as a firing is across a clock change: in a gap, the gap's end).
+  /// When the clock goes back, the end passes twice and both count: at its second pass the
+  /// wall clock has been inside the quiet hours again since the clock went back, and they end
+  /// then, not a day later.
   public func nextEnd(after at: Int64, in zone: Zone) -> Int64 {
     let today = WallClock.localDate(at: at, in: zone)
     for offset in 0...2 {
-      let candidate = WallClock.instant(on: today.adding(days: offset), at: end, in: zone)
-      if candidate > at { return candidate }
+      let resolution = WallClock.resolve(
+        localSeconds: WallClock.localSeconds(on: today.adding(days: offset), at: end), in: zone)
+      let candidates =
+        if case .repeated(let first, let second) = resolution { [first, second] } else {
+          [resolution.instant]
+        }
+      if let candidate = candidates.first(where: { $0 > at }) { return candidate }
     }
     return at + 86_400
   }
