@@ -60,6 +60,7 @@ if arguments.contains("--cohort-sequential") {
 if arguments.contains("--cohort-generate") {
   exit(runCohortGeneration(arguments))
 }
+if arguments.contains("--presence") { exit(runPresence(arguments)) }
 if arguments.contains("--fit") {
   // Fits the confidence model's weights (Fit.swift).
   exit(runFit(arguments))
