@@ -417,16 +417,10 @@ struct PresenceReaderTests {
     GLib.MainLoop().run()
     """
 
-  func realtimeMicroseconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
-  }
-
   @Test(.enabled(if: python != nil, fakeServiceReason), arguments: ["gdbus", "dbus-send"])
   func logindOnTheSystemBusGivesIdlenessAndTheLock(tool: String) throws {
     let bus = try DesktopHarness(daemon: false)
-    let since = realtimeMicroseconds() - 300_000_000
+    let since = PresenceReader.realtimeMicroseconds() - 300_000_000
     let logind = try serve(
       "org.freedesktop.login1", on: bus.busAddress,
       [

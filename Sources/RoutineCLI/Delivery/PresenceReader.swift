@@ -28,14 +28,9 @@ public enum PresenceReader {
     var presence = Presence.unknown
     var problems: [String] = []
     if idle {
-      for source in IdleSource.allCases {
-        let reading = source.read(environment, deadline)
-        if case .failed(let problem) = reading { problems.append(problem) }
-        if case .read(let found) = reading {
-          presence = found
-          break
-        }
-      }
+      let found = firstIdleSource(environment, deadline)
+      presence = found.presence ?? .unknown
+      problems = found.problems
     }
     if doNotDisturb {
       switch readDoNotDisturb(environment, deadline) {
@@ -60,23 +55,13 @@ public enum PresenceReader {
     idle: Diagnosis, doNotDisturb: Diagnosis
   ) {
     let deadline = Deadline(seconds: budget * 2)
-    var reasons: [String] = []
-    var idle: Diagnosis?
-    for source in IdleSource.allCases {
-      switch source.read(environment, deadline) {
-      case .read(let presence):
-        idle = Diagnosis(source: presence.source, text: describe(presence))
-      case .failed(let problem): reasons.append(problem)
-      case .unavailable(let reason): reasons.append(reason)
-      }
-      if idle != nil { break }
-    }
-    let idleDiagnosis =
-      idle
+    let found = firstIdleSource(environment, deadline)
+    let idle =
+      found.presence.map { Diagnosis(source: $0.source, text: describe($0)) }
       ?? Diagnosis(
         source: nil,
         text:
-          "no source of idleness (\(reasons.joined(separator: "; "))): nothing is held for idleness"
+          "no source of idleness (\(found.reasons.joined(separator: "; "))): nothing is held for idleness"
       )
     let doNotDisturb: Diagnosis
     switch readDoNotDisturb(environment, deadline) {
@@ -87,10 +72,29 @@ public enum PresenceReader {
       doNotDisturb = Diagnosis(
         source: nil, text: "\(problem): nothing is held for do not disturb")
     }
-    return (idleDiagnosis, doNotDisturb)
+    return (idle, doNotDisturb)
   }
 
-  /// "idle for 12 s, screen not locked".
+  /// The first idle source that answers, in order; the problems of those that failed before
+  /// it, and why each source before it did not answer (problems and absences, in order).
+  private static func firstIdleSource(_ environment: [String: String], _ deadline: Deadline) -> (
+    presence: Presence?, problems: [String], reasons: [String]
+  ) {
+    var problems: [String] = []
+    var reasons: [String] = []
+    for source in IdleSource.allCases {
+      switch source.read(environment, deadline) {
+      case .read(let presence): return (presence, problems, reasons)
+      case .failed(let problem):
+        problems.append(problem)
+        reasons.append(problem)
+      case .unavailable(let reason): reasons.append(reason)
+      }
+    }
+    return (nil, problems, reasons)
+  }
+
+  /// "the X screen saver extension on :0: no input for 12 s, screen not locked".
   static func describe(_ presence: Presence) -> String {
     let idle = presence.idleSeconds.map { "no input for \($0) s" } ?? "idleness unknown"
     return
@@ -311,7 +315,7 @@ public enum PresenceReader {
   }
 
   /// Microseconds since 1970 on `CLOCK_REALTIME`, the clock of logind's hints.
-  private static func realtimeMicroseconds() -> Int64 {
+  static func realtimeMicroseconds() -> Int64 {
     var time = timespec()
     clock_gettime(CLOCK_REALTIME, &time)
     return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
