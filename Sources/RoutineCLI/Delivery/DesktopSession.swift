@@ -39,8 +39,8 @@ enum DesktopSession {
     case cannotAsk
   }
 
-  /// Asks the bus for the notification service's server information, with `gdbus` or
-  /// `dbus-send` (whichever is installed), waiting at most two seconds.
+  /// Asks the bus for the notification service's server information, with `dbus-send` or
+  /// `gdbus` (whichever is installed), waiting at most two seconds.
   static func daemon(_ environment: [String: String]) -> Daemon {
     let reply = DBusQuery.call(
       .session, destination: "org.freedesktop.Notifications",

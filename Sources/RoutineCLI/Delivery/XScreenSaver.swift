@@ -112,11 +112,11 @@ enum XScreenSaver {
 
     private static func load() -> Result<Library, Unavailable> {
       // Never closed: the handles live as long as the process, and a second read costs only
-      // the connection.
-      guard let x11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL) else {
+      // the connection. Lazy binding: of libX11's hundreds of functions, a reading calls six.
+      guard let x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL) else {
         return .failure(Unavailable(reason: "libX11.so.6 is not installed"))
       }
-      guard let xss = dlopen("libXss.so.1", RTLD_NOW | RTLD_LOCAL) else {
+      guard let xss = dlopen("libXss.so.1", RTLD_LAZY | RTLD_LOCAL) else {
         return .failure(
           Unavailable(reason: "libXss.so.1 is not installed (apt install libxss1)"))
       }
