@@ -37,7 +37,12 @@ enum XScreenSaver {
       let connection = withAuthority(
         environment["XAUTHORITY"], { library.openDisplay(display) })
     else {
-      return .failure(Unavailable(reason: "no X server answers on \(display)"))
+      // Xlib does not say which: nothing listens there, or the server refused the cookie.
+      return .failure(
+        Unavailable(
+          reason:
+            "the X server on \(display) cannot be reached (not running, or it refused routine's XAUTHORITY)"
+        ))
     }
     defer { _ = library.closeDisplay(connection) }
     var event: Int32 = 0
