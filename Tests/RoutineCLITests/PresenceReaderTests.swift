@@ -184,12 +184,55 @@ struct PresenceReaderTests {
   }
 
   @Test func withoutDisplayTheXSourceIsNotTried() {
-    let reading = PresenceReader.readX(["PATH": Self.system])
+    let reading = PresenceReader.readX(
+      ["PATH": Self.system], PresenceReader.Deadline(seconds: PresenceReader.budget))
     guard case .unavailable(let reason) = reading else {
       Issue.record("expected no X source, got \(reading)")
       return
     }
     #expect(reason.contains("DISPLAY is not set"))
+  }
+
+  @Test(.enabled(if: ChildProcess.find("python3", path: system) != nil, "needs python3"))
+  func anXServerThatNeverAnswersIsAbandonedWithinTheBudget() throws {
+    // A socket where an X server's would be, that accepts connections and never answers.
+    let number = try #require(
+      (300..<400).first { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") })
+    let socket = "/tmp/.X11-unix/X\(number)"
+    let ready = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "routine-silent-x-\(UUID().uuidString)")
+    let server = Process()
+    server.executableURL = URL(
+      fileURLWithPath: try #require(ChildProcess.find("python3", path: Self.system)))
+    server.arguments = [
+      "-c",
+      """
+      import os, socket, sys, time
+      os.makedirs('/tmp/.X11-unix', exist_ok=True)
+      s = socket.socket(socket.AF_UNIX)
+      s.bind(sys.argv[1])
+      s.listen(5)
+      open(sys.argv[2], 'w').write('ready')
+      time.sleep(30)
+      """, socket, ready.path,
+    ]
+    try server.run()
+    defer {
+      kill(server.processIdentifier, SIGKILL)
+      server.waitUntilExit()
+      try? FileManager.default.removeItem(atPath: socket)
+      try? FileManager.default.removeItem(at: ready)
+    }
+    #expect(DesktopHarness.eventually(10) { FileManager.default.fileExists(atPath: ready.path) })
+    let empty = try toolDirectory()
+    defer { try? FileManager.default.removeItem(at: empty) }
+    let started = Date()
+    let reading = PresenceReader.read(
+      environment: ["DISPLAY": ":\(number)", "PATH": empty.path], idle: true, doNotDisturb: false)
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(elapsed < PresenceReader.questionLimit + 0.5, "took \(elapsed) s")
+    #expect(reading.presence == .unknown)
+    #expect(reading.problems == ["the X server on :\(number) did not answer within 1 s"])
   }
 
   @Test func aHangingGDBusCountsAsPresentWithinTheBudget() throws {

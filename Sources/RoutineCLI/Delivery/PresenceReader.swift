@@ -134,7 +134,7 @@ public enum PresenceReader {
 
     func read(_ environment: [String: String], _ deadline: Deadline) -> Reading<Presence> {
       switch self {
-      case .xScreenSaver: readX(environment)
+      case .xScreenSaver: readX(environment, deadline)
       case .logind: readLogind(environment, deadline)
       case .screenSaverService: readScreenSaverService(environment, deadline)
       }
@@ -143,11 +143,29 @@ public enum PresenceReader {
 
   /// The X screen saver extension on `DISPLAY`: needs the variable (and the cookie: `XAUTHORITY`
   /// or `~/.Xauthority`), which cron does not set.
-  static func readX(_ environment: [String: String]) -> Reading<Presence> {
+  ///
+  /// Xlib waits for the server without a timeout: a server that accepts the connection and
+  /// never answers (stopped, or stuck) would hold delivery. The reading runs on a thread of its
+  /// own; past the time left, it is abandoned (the thread stays blocked until the server
+  /// answers or goes away) and counts as a problem.
+  static func readX(_ environment: [String: String], _ deadline: Deadline) -> Reading<Presence> {
     guard let display = environment["DISPLAY"], !display.isEmpty else {
       return .unavailable("DISPLAY is not set, so the X screen saver extension cannot be asked")
     }
-    switch XScreenSaver.read(display: display, environment: environment) {
+    guard let limit = deadline.limit else {
+      return .failed(outOfTime("the X screen saver extension"))
+    }
+    let answer = XAnswer()
+    DispatchQueue.global().async {
+      answer.result = XScreenSaver.read(display: display, environment: environment)
+      answer.done.signal()
+    }
+    guard answer.done.wait(timeout: .now() + limit) == .success, let result = answer.result else {
+      return .failed(
+        "the X server on \(display) did not answer within \(Int(limit.rounded(.up))) s"
+      )
+    }
+    switch result {
     case .success(let reading):
       return .read(
         Presence(
@@ -156,6 +174,12 @@ public enum PresenceReader {
     case .failure(let unavailable):
       return .unavailable(unavailable.reason)
     }
+  }
+
+  /// What the thread that asks the X server hands back; read only after `done` is signalled.
+  private final class XAnswer: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var result: Result<XScreenSaver.Reading, XScreenSaver.Unavailable>?
   }
 
   /// logind's idle and lock hints of the session `auto` (the caller's, or the user's display
