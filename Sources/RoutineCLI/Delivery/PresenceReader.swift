@@ -156,6 +156,8 @@ public enum PresenceReader {
       return .failed(outOfTime("the X screen saver extension"))
     }
     let answer = XAnswer()
+    // The hop costs the time the system takes to run the thread (measured: a dispatch queue
+    // starts sooner than a new Thread in a fresh process).
     DispatchQueue.global().async {
       answer.result = XScreenSaver.read(display: display, environment: environment)
       answer.done.signal()
@@ -310,7 +312,7 @@ public enum PresenceReader {
       let result = try? ChildProcess.run(
         gsettings, ["get", "org.gnome.desktop.notifications", "show-banners"],
         environment: environment, input: Data(), timeout: limit)
-    else { return .failed("gsettings did not answer within \(limit) s") }
+    else { return .failed("gsettings did not answer within \(Int(limit.rounded(.up))) s") }
     switch result.output.trimmingCharacters(in: .whitespacesAndNewlines) {
     case "false": return .read(DoNotDisturb(name: "GNOME", isPaused: true))
     case "true": return .read(DoNotDisturb(name: "GNOME", isPaused: false))
