@@ -139,12 +139,17 @@ struct HoldingTests {
     let rules = rules()
     let due = instant("2026-05-04T12:00:00Z")
     let atMost = due + 7200
-    #expect(rules.verdict(dueAt: due, now: atMost, reasonNow: .locked, awayUntil: nil) == .keep)
-    #expect(rules.verdict(dueAt: due, now: atMost, reasonNow: nil, awayUntil: nil) == .release)
-    #expect(rules.verdict(dueAt: due, now: atMost + 1, reasonNow: nil, awayUntil: nil) == .missed)
+    let longBack = due - 3600
+    #expect(rules.verdict(dueAt: due, now: atMost, reasonNow: .locked, backSince: atMost) == .keep)
+    #expect(rules.verdict(dueAt: due, now: atMost, reasonNow: nil, backSince: longBack) == .release)
+    #expect(
+      rules.verdict(dueAt: due, now: atMost + 1, reasonNow: nil, backSince: longBack) == .missed)
+    // Past the limit, missed even while the reason holds.
+    #expect(
+      rules.verdict(dueAt: due, now: atMost + 1, reasonNow: .locked, backSince: atMost) == .missed)
     let now = due + 600
-    #expect(rules.verdict(dueAt: due, now: now, reasonNow: nil, awayUntil: now - 59) == .keep)
-    #expect(rules.verdict(dueAt: due, now: now, reasonNow: nil, awayUntil: now - 60) == .release)
+    #expect(rules.verdict(dueAt: due, now: now, reasonNow: nil, backSince: now - 59) == .keep)
+    #expect(rules.verdict(dueAt: due, now: now, reasonNow: nil, backSince: now - 60) == .release)
   }
 
   @Test func theNextLookIsTheEarliestOfMissedQuietEndPollAndSettle() {
@@ -155,19 +160,19 @@ struct HoldingTests {
     let rules = rules(quiet: "11:30-12:30")
     #expect(
       rules.nextLook(
-        dueAt: due, now: now, reasonNow: .quietHours(quiet), awayUntil: nil, in: utc,
+        dueAt: due, now: now, reasonNow: .quietHours(quiet), backSince: nil, in: utc,
         pollSeconds: 60) == instant("2026-05-04T12:30:00Z"))
     #expect(
       rules.nextLook(
-        dueAt: due, now: now, reasonNow: .locked, awayUntil: nil, in: utc, pollSeconds: 60)
+        dueAt: due, now: now, reasonNow: .locked, backSince: nil, in: utc, pollSeconds: 60)
         == now + 60)
     #expect(
       rules.nextLook(
-        dueAt: due, now: now, reasonNow: nil, awayUntil: now - 20, in: utc, pollSeconds: 60)
+        dueAt: due, now: now, reasonNow: nil, backSince: now - 20, in: utc, pollSeconds: 60)
         == now + 40)
     #expect(
       rules.nextLook(
-        dueAt: due, now: due + 7190, reasonNow: .locked, awayUntil: nil, in: utc,
+        dueAt: due, now: due + 7190, reasonNow: .locked, backSince: nil, in: utc,
         pollSeconds: 60) == due + 7201)
   }
 }

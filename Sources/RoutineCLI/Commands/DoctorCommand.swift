@@ -34,6 +34,7 @@ enum DoctorCommand: Command {
     let data = zone.map { zoneData($0, context: context) }
     if let data { checks.append(data.check) }
     checks += sinkChecks(context)
+    checks += holdChecks(context)
     checks += scheduleChecks(context)
     let failed = checks.contains { $0.level == .problem }
     if context.isJSON {
@@ -307,6 +308,39 @@ enum DoctorCommand: Command {
     case .silent(let problem):
       checks.append(Check(area: "sink notify-send", level: .warning, text: problem))
     }
+    return checks
+  }
+
+  /// What holding reminders reads here (docs/delivery.md "Held while you are away"): the idle
+  /// source in use and what it says now, or why there is none; the same for do not disturb;
+  /// the quiet hours. A source the settings do not use is information, not a warning.
+  private static func holdChecks(_ context: Context) -> [Check] {
+    let settings = (try? context.openExistingStore()?.settings()) ?? PlannerSettings()
+    let (idle, doNotDisturb) = PresenceReader.diagnose(environment: context.environment.variables)
+    var checks: [Check] = []
+    if settings.holdWhileIdleMinutes > 0 {
+      checks.append(
+        Check(
+          area: "hold while idle", level: idle.source == nil ? .warning : .ok,
+          text: "after \(settings.holdWhileIdleMinutes) min: \(idle.text)"))
+    } else {
+      checks.append(
+        Check(
+          area: "hold while idle", level: .info,
+          text: "off ('settings --hold-while-idle MINUTES' turns it on); \(idle.text)"))
+    }
+    checks.append(
+      Check(
+        area: "hold while dnd",
+        level: settings.holdWhileDoNotDisturb ? (doNotDisturb.source == nil ? .info : .ok) : .info,
+        text: (settings.holdWhileDoNotDisturb ? "" : "off; ") + doNotDisturb.text
+          + " (the notify-send sink only)"))
+    checks.append(
+      Check(
+        area: "quiet hours", level: .info,
+        text: settings.quietHours.map {
+          "\($0): reminders due inside are held, alarms and tasks ring"
+        } ?? "none ('settings --quiet 21:00-07:30' sets them)"))
     return checks
   }
 

@@ -49,11 +49,14 @@ struct Deliverer {
     return deliverer
   }
 
-  /// What the desktop says, for `rules`.
+  /// What the desktop says, for `rules` (``PresenceReader``): idleness only when held for, do
+  /// not disturb only when held for.
   static func desktopPresence(_ environment: [String: String], _ rules: HoldRules) -> (
     presence: Presence, problems: [String]
   ) {
-    (.unknown, [])
+    PresenceReader.read(
+      environment: environment, idle: rules.idleSeconds > 0,
+      doNotDisturb: rules.whileDoNotDisturb)
   }
 
   /// How often `routine watch` reads the desktop again while something is held because you are
