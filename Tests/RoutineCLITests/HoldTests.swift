@@ -194,6 +194,25 @@ struct HoldTests {
     #expect(delivered(sandbox, at: "2026-11-20T17:19:00-05:00") == ["Stretch"])
   }
 
+  @Test func theAgendaForetellsWhichFiringsTheQuietHoursMakeMissed() {
+    let sandbox = sandbox(
+      now: "2026-11-20T12:00:00+01:00",
+      [["--text", "Stretch", "--at", "22:00"], ["--text", "Water", "--at", "07:10"]])
+    let agenda = sandbox.run(
+      "agenda", "--now", "2026-11-20T12:00:00+01:00", "--to", "2026-11-21T12:00:00+01:00"
+    ).stdout
+    let lines = agenda.split(separator: "\n")
+    #expect(
+      lines.contains {
+        $0.contains("Stretch")
+          && $0.hasSuffix(
+            "(skipped: quiet hours 21:00-07:30: held until 07:30, past the 120-minute limit of a hold)"
+          )
+      }, "\(agenda)")
+    // Held 20 minutes, within the limit: it comes, late.
+    #expect(lines.contains { $0.contains("Water") && !$0.contains("skipped") }, "\(agenda)")
+  }
+
   @Test func theQuietHoursSettingIsCheckedAndShown() {
     let sandbox = Sandbox(now: "2026-11-20T12:00:00+01:00", zone: "Europe/Berlin")
     for bad in ["21:00", "21:00-21:00", "25:00-07:00", "21:00-07:30-08:00", "nine-five"] {

@@ -13,6 +13,8 @@ struct Skips {
   private let now: Int64
   private let zone: Zone
   private let clock: ClockStyle
+  /// The hold rules of the settings, for the quiet hours.
+  private var holding: HoldRules?
 
   /// What `store` knows at `now` (no store: nothing is skipped), for `requests`: the pending
   /// ones whose firings are asked about, and every other pending one that decides about them (a
@@ -30,8 +32,10 @@ struct Skips {
       reader = nil
       return
     }
+    let settings = try store.settings()
+    holding = HoldRules(settings)
     reader = try FiringFactsReader(
-      store: store, settings: try store.settings(), requests: requests, zone: zone,
+      store: store, settings: settings, requests: requests, zone: zone,
       cancellationsFrom: now - 86_400)
     handled = try store.handledSlots(since: WallClock.localDate(at: now, in: zone).adding(days: -1))
     // Look-backs reach at most 48 hours back.
@@ -72,7 +76,14 @@ struct Skips {
     }
     if let slot = firing.slot { facts.handledAt = handled[request.id]?[slot] }
     switch DeliveryPolicy.skip(due, facts: facts, in: zone, clock: clock).skip {
-    case nil: return nil
+    case nil:
+      // Quiet hours that end past the hold limit make it missed; within it, it fires late.
+      guard due.attempt == 0, HoldRules.mayHold(request),
+        let hold = holding?.quietHold(at: firing.at, in: zone), hold.missed,
+        let hours = holding?.quietHours
+      else { return nil }
+      return
+        "quiet hours \(hours): held until \(clock.format(TimeArgument.stamp(hold.end, zone).timeOfDay)), past the \((holding?.atMostSeconds ?? 0) / 60)-minute limit of a hold"
     case .cancelled(let reason), .suppressed(let reason): return reason
     case .rule(let rule, let reason):
       return rule == .backingOff || rule == .paused ? reason : "\(rule.words): \(reason)"

@@ -195,6 +195,15 @@ public struct HoldRules: Hashable, Sendable {
     return .release
   }
 
+  /// For a forecast (`agenda`, `pending`): when the quiet hours hold a firing at `at`, the
+  /// instant they end and whether the firing would then be past ``atMostSeconds`` (missed);
+  /// `nil` outside them. What the desktop will say is not known ahead, and not forecast.
+  public func quietHold(at: Int64, in zone: Zone) -> (end: Int64, missed: Bool)? {
+    guard let quietHours, quietHours.contains(at, in: zone) else { return nil }
+    let end = quietHours.nextEnd(after: at, in: zone)
+    return (end, end - at > atMostSeconds)
+  }
+
   /// When a run should look again at a held firing due at `dueAt` (for `routine watch`):
   /// when it would be missed, when the quiet hours end, or when the settle delay after the
   /// person came back (`backSince`) is over; `pollSeconds` from `now` while the desktop may
