@@ -183,8 +183,9 @@ struct NotifySendSink: NotificationSink {
     let arguments =
       [
         "await-answer", notification.id, "--occurrence", notification.occurrence.iso8601,
-        "--store", storePath, "--", program,
-      ] + NotifySendSink.arguments(notification)
+        "--store", storePath,
+      ] + (notification.isAlarm ? ["--alarm", "\(notification.attempt)"] : []) + ["--", program]
+      + NotifySendSink.arguments(notification)
     try ChildProcess.startDetached(routine, arguments, environment: environment)
     return nil
   }
