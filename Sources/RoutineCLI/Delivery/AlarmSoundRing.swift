@@ -192,8 +192,20 @@ final class AlarmSoundRing: @unchecked Sendable {
       var attributes = posix_spawnattr_t()
       posix_spawnattr_init(&attributes)
       defer { posix_spawnattr_destroy(&attributes) }
-      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+      // A group of its own, and signals as a new program expects them: routine may have been
+      // started with signals blocked (a test runner's threads block most), and a player that
+      // inherited a blocked SIGTERM could not be stopped.
+      posix_spawnattr_setflags(
+        &attributes,
+        Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
       posix_spawnattr_setpgroup(&attributes, 0)
+      var none = sigset_t()
+      sigemptyset(&none)
+      posix_spawnattr_setsigmask(&attributes, &none)
+      var defaults = sigset_t()
+      sigemptyset(&defaults)
+      for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+      posix_spawnattr_setsigdefault(&attributes, &defaults)
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }
@@ -276,6 +288,12 @@ enum AlarmSoundSignals {
     group = pid
     guard !isInstalled else { return }
     isInstalled = true
+    // Delivered to this thread even when routine was started with them blocked (inherited
+    // from whoever started it): stopping routine must stop the sound.
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     for signal in [SIGTERM, SIGINT, SIGHUP] {
       var action = sigaction()
       #if canImport(Glibc)
