@@ -75,12 +75,17 @@ final class AlarmSoundServer: @unchecked Sendable {
   /// actions: a test runner's threads block most signals, and a child inherits the mask (a
   /// recorder that ignores SIGINT, a server that never sees its children end).
   static func spawn(
-    _ program: String, _ arguments: [String], environment: [String: String], log: String? = nil
+    _ program: String, _ arguments: [String], environment: [String: String], log: String? = nil,
+    ownGroup: Bool = false
   ) throws -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(
+      &attributes,
+      Int16(
+        POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+    posix_spawnattr_setpgroup(&attributes, 0)
     var none = sigset_t()
     sigemptyset(&none)
     posix_spawnattr_setsigmask(&attributes, &none)
@@ -243,7 +248,16 @@ struct AlarmSoundDesktopTests {
     let server = try AlarmSoundServer()
     let sandbox = alarm(desktop, server)
     try deliver(sandbox, desktop)
-    #expect(DesktopHarness.eventually(5) { (try? server.streams()) == ["alarm-clock-elapsed.oga"] })
+    // The theme's sound (sound-theme-freedesktop), or the built-in tone where it is missing.
+    let theme = AlarmSound.lookUp(theme: "alarm-clock-elapsed", environment: sandbox.variables)
+    #expect(
+      DesktopHarness.eventually(5) {
+        guard let streams = try? server.streams(), streams.count == 1 else { return false }
+        if case .found(let file) = theme {
+          return streams[0] == (file as NSString).lastPathComponent
+        }
+        return streams[0].hasPrefix("routine-alarm-")
+      })
     // A player's stream reaches the null sink's monitor a few seconds late (paplay asks for two
     // seconds of buffer): a recording of five takes in three of sound.
     let ringing = try server.record(5)
@@ -314,6 +328,29 @@ struct AlarmSoundDesktopTests {
     try desktop.press("done")
     #expect(DesktopHarness.eventually(5) { (try? server.streams()) == [] })
     #expect(server.players().isEmpty)
+  }
+
+  @Test func theBuiltInToneSoundsWhereTheThemeIsMissing() throws {
+    let desktop = try DesktopHarness()
+    let server = try AlarmSoundServer()
+    let sandbox = alarm(desktop, server)
+    let temporary = sandbox.directory.appendingPathComponent("tmp").path
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    sandbox.variables["XDG_DATA_DIRS"] = sandbox.directory.appendingPathComponent("none").path
+    sandbox.variables["TMPDIR"] = temporary
+    try deliver(sandbox, desktop)
+    #expect(
+      DesktopHarness.eventually(5) {
+        (try? server.streams())?.first?.hasPrefix("routine-alarm-") == true
+      })
+    let ringing = try server.record(5)
+    print("built-in tone: \(ringing)")
+    #expect(ringing.rms > 0.1, "\(ringing)")
+    #expect(ringing.maximum > 0.5, "\(ringing)")
+    try desktop.press("done")
+    #expect(DesktopHarness.eventually(5) { (try? server.streams()) == [] })
+    #expect(DesktopHarness.eventually(5) { waiting(sandbox).isEmpty })
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
   }
 
   @Test func withTheSoundOffTheAlarmIsSilent() throws {

@@ -322,6 +322,52 @@ struct AlarmSoundRingTests {
   }
 }
 
+struct AlarmSoundSignalTests {
+  @Test func stoppingRoutineWhileAnAlarmSoundsStopsThePlayerAndRemovesTheTone() throws {
+    let fake = try FakePlayers()
+    let pids = fake.directory.appendingPathComponent("pids").path
+    try fake.install("paplay", body: "echo $$ >> '\(pids)'; exec sleep 30")
+    let temporary = fake.directory.appendingPathComponent("tmp").path
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    // No sound theme: the built-in tone, in a file of its own.
+    let environment = [
+      "PATH": fake.bin, "HOME": fake.directory.path, "XDG_DATA_DIRS": "/nonexistent",
+      "TMPDIR": temporary, "TZ": "UTC",
+    ]
+    let now = Timestamp(
+      secondsSince1970: Int64(Date().timeIntervalSince1970) / 60 * 60, utcOffsetSeconds: 0)
+    let routine = try Sandbox.binary().path
+    let waiting = try AlarmSoundServer.spawn(
+      routine,
+      [
+        "await-answer", "reminder-1-weekday-1", "--occurrence", now.iso8601, "--store",
+        fake.directory.appendingPathComponent("none.db").path, "--alarm", "0", "--",
+        "/bin/sleep", "30",
+      ], environment: environment, ownGroup: true)
+    defer {
+      kill(-waiting, SIGKILL)
+      AlarmSoundServer.reap(waiting)
+    }
+    #expect(DesktopHarness.eventually(10) { fake.plays.count == 1 })
+    let player = try #require(
+      DesktopHarness.eventually(5) {
+        !((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").isEmpty
+      }
+        ? pid_t(
+          try String(contentsOfFile: pids, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)) : nil)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).count == 1)
+    kill(waiting, SIGTERM)
+    var status: Int32 = 0
+    #expect(waitpid(waiting, &status, 0) == waiting)
+    #expect(status & 0x7f == SIGTERM, "routine ends by the signal, as it would have")
+    #expect(
+      DesktopHarness.eventually(3) { kill(player, 0) == -1 && errno == ESRCH },
+      "the player is gone")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+  }
+}
+
 /// A flag set by one thread and read by another.
 private final class Flag: @unchecked Sendable {
   private let lock = NSLock()
