@@ -335,6 +335,9 @@ enum DoctorCommand: Command {
         level: settings.holdWhileDoNotDisturb ? (doNotDisturb.source == nil ? .info : .ok) : .info,
         text: (settings.holdWhileDoNotDisturb ? "" : "off; ") + doNotDisturb.text
           + " (the notify-send sink only)"))
+    let sound = AlarmSound.diagnose(
+      setting: settings.alarmSound, environment: context.environment.variables)
+    checks.append(Check(area: "alarm sound", level: sound.ok ? .ok : .warning, text: sound.text))
     checks.append(
       Check(
         area: "quiet hours", level: .info,
