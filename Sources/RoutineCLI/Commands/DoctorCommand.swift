@@ -315,7 +315,12 @@ enum DoctorCommand: Command {
   /// source in use and what it says now, or why there is none; the same for do not disturb;
   /// the quiet hours. A source the settings do not use is information, not a warning.
   private static func holdChecks(_ context: Context) -> [Check] {
-    let settings = (try? context.openExistingStore()?.settings()) ?? PlannerSettings()
+    let store = try? context.openExistingStore()
+    let settings = (try? store?.settings()) ?? PlannerSettings()
+    // A sound that cannot play matters once an alarm is defined; before, it is information.
+    let hasAlarms = ((try? store?.reminders()) ?? []).contains {
+      $0.isEnabled && $0.style == .alarm
+    }
     let (idle, doNotDisturb) = PresenceReader.diagnose(environment: context.environment.variables)
     var checks: [Check] = []
     if settings.holdWhileIdleMinutes > 0 {
@@ -337,7 +342,10 @@ enum DoctorCommand: Command {
           + " (the notify-send sink only)"))
     let sound = AlarmSound.diagnose(
       setting: settings.alarmSound, environment: context.environment.variables)
-    checks.append(Check(area: "alarm sound", level: sound.ok ? .ok : .warning, text: sound.text))
+    checks.append(
+      Check(
+        area: "alarm sound", level: sound.ok ? .ok : hasAlarms ? .warning : .info,
+        text: sound.text + (hasAlarms ? "" : " (no alarm is defined)")))
     checks.append(
       Check(
         area: "quiet hours", level: .info,
