@@ -52,24 +52,46 @@ struct HoldTests {
     }
   }
 
-  @Test func aReminderInQuietHoursIsHeldThenMissedPastTheLimitNotDeliveredNextMorning() throws {
+  @Test func aReminderInQuietHoursThatEndPastTheLimitIsMissedAtOnceNotDeliveredNextMorning()
+    throws
+  {
+    // 22:00 in quiet hours 21:00-07:30: they end 9.5 hours later, past the 120-minute limit,
+    // so it is missed when it comes due (as the agenda foretold), not hours later.
     let sandbox = sandbox(
       now: "2026-11-20T12:00:00+01:00", [["--text", "Stretch", "--at", "22:00"]])
     #expect(delivered(sandbox, at: "2026-11-20T22:00:10+01:00").isEmpty)
-    // Still held two hours on (the limit is "more than 120 minutes late").
-    #expect(delivered(sandbox, at: "2026-11-21T00:00:00+01:00").isEmpty)
-    var found = try rows(sandbox, from: "2026-11-20", now: "2026-11-21T00:00:30+01:00")
-    #expect(found.map(\.outcome) == ["held"])
-    #expect(found.first?.held == "quiet hours 21:00-07:30")
-    #expect(delivered(sandbox, at: "2026-11-21T00:00:01+01:00").isEmpty)
-    found = try rows(sandbox, from: "2026-11-20", now: "2026-11-21T00:01:00+01:00")
+    let found = try rows(sandbox, from: "2026-11-20", now: "2026-11-20T22:01:00+01:00")
     #expect(found.map(\.outcome) == ["missed"])
-    #expect(found.first?.reason?.hasPrefix("held past its time (quiet hours 21:00-07:30)") == true)
+    #expect(found.first?.held == "quiet hours 21:00-07:30")
+    #expect(
+      found.first?.reason
+        == "held past its time (quiet hours 21:00-07:30): they end at 07:30, past the 120-minute limit of 'settings --hold-at-most'"
+    )
     // The morning after the quiet hours: nothing comes of it.
     #expect(delivered(sandbox, at: "2026-11-21T07:31:00+01:00").isEmpty)
-    let history = sandbox.run(
-      "history", "--from", "2026-11-20", "--now", "2026-11-21T08:00:00+01:00")
-    #expect(history.stdout.contains("missed") && history.stdout.contains("held past its time"))
+  }
+
+  @Test func aReminderHeldByQuietHoursThatAreTurnedOffIsMissedPastTheLimit() throws {
+    // Held at 06:00 (quiet hours end at 07:30, 90 minutes on: within the limit); quiet hours
+    // turned off at 06:05, and no run again until 08:00: the first run sees no reason and
+    // starts the settle delay, the next, more than 120 minutes after 06:00, records it missed.
+    let sandbox = sandbox(
+      now: "2026-11-20T12:00:00+01:00", [["--text", "Water", "--at", "06:00"]])
+    #expect(delivered(sandbox, at: "2026-11-21T06:00:10+01:00").isEmpty)
+    #expect(
+      try rows(sandbox, from: "2026-11-21", now: "2026-11-21T06:01:00+01:00").map(\.outcome)
+        == ["held"])
+    #expect(
+      sandbox.run("settings", "--quiet", "off", "--now", "2026-11-21T06:05:00+01:00").status == 0)
+    #expect(delivered(sandbox, at: "2026-11-21T08:00:00+01:00").isEmpty)
+    #expect(delivered(sandbox, at: "2026-11-21T08:00:01+01:00").isEmpty)
+    let found = try rows(sandbox, from: "2026-11-21", now: "2026-11-21T08:02:00+01:00")
+    #expect(found.map(\.outcome) == ["missed"])
+    #expect(
+      found.first?.reason?.hasSuffix(
+        "120 minutes late, over the 120-minute limit of 'settings --hold-at-most'") == true,
+      "\(found)")
+    #expect(delivered(sandbox, at: "2026-11-21T08:03:00+01:00").isEmpty)
   }
 
   @Test func aMorningReminderIsDeliveredOnceWhenTheQuietHoursEndAfterTheSettleDelay() throws {
@@ -119,8 +141,9 @@ struct HoldTests {
       Set(delivered(sandbox, at: "2026-11-20T22:30:00+01:00"))
         == ["Pills", "Never held", "Taxes is due"], "the task reminder fires at 22:30 too")
     let found = try rows(sandbox, from: "2026-11-20", now: "2026-11-20T22:31:00+01:00")
-    #expect(
-      Set(found.filter { $0.outcome == "held" }.map(\.id)) == ["reminder-2", "reminder-4"])
+    // Held, and at once missed: the quiet hours end at 07:30, past the limit.
+    #expect(Set(found.filter { $0.held != nil }.map(\.id)) == ["reminder-2", "reminder-4"])
+    #expect(Set(found.filter { $0.held != nil }.map(\.outcome)) == ["missed"])
     // The reminder's choice is kept in its definition and in exports.
     let exported = sandbox.run("reminders", "export").stdout
     #expect(exported.contains("\"hold\":\"on\"") || exported.contains("\"hold\": \"on\""))
@@ -184,10 +207,12 @@ struct HoldTests {
   }
 
   @Test func afterAFlightTheQuietHoursAreThoseOfTheZoneYouAreIn() {
-    // Held at 22:00 in Berlin; an hour later the person is in New York, where it is 17:00:
-    // not quiet there, so it is delivered (79 minutes late, within the limit).
+    // Held at 22:00 in Berlin by quiet hours 21:00-23:30; an hour later the person is in New
+    // York, where it is 17:18: not quiet there, so it is delivered (79 minutes late, within
+    // the limit).
     let sandbox = sandbox(
-      now: "2026-11-20T12:00:00+01:00", [["--text", "Stretch", "--at", "22:00"]])
+      quiet: "21:00-23:30", now: "2026-11-20T12:00:00+01:00",
+      [["--text", "Stretch", "--at", "22:00"]])
     #expect(delivered(sandbox, at: "2026-11-20T22:00:00+01:00").isEmpty)
     #expect(sandbox.run("settings", "--time-zone", "America/New_York").status == 0)
     #expect(delivered(sandbox, at: "2026-11-20T17:18:00-05:00").isEmpty, "settling")
@@ -224,7 +249,7 @@ struct HoldTests {
     let json = sandbox.run("settings", "--json").json
     #expect(json["quietHours"] as? String == "22:15-06:45")
     #expect(json["holdAtMostMinutes"] as? Int == 120)
-    #expect(sandbox.run("settings", "--quiet", "off").stdout.contains("quiet hours     none"))
+    #expect(sandbox.run("settings", "--quiet", "off").stdout.contains("quiet hours     off"))
     for (option, value) in [
       ("--hold-at-most", "0"), ("--hold-at-most", "1441"), ("--hold-while-idle", "-1"),
       ("--settle", "3601"),

@@ -137,19 +137,51 @@ struct HoldingTests {
 
   @Test func aHeldFiringIsMissedOnlyPastAtMostAndReleasedAfterTheSettleDelay() {
     let rules = rules()
+    let utc = zone("UTC")
     let due = instant("2026-05-04T12:00:00Z")
     let atMost = due + 7200
     let longBack = due - 3600
-    #expect(rules.verdict(dueAt: due, now: atMost, reasonNow: .locked, backSince: atMost) == .keep)
-    #expect(rules.verdict(dueAt: due, now: atMost, reasonNow: nil, backSince: longBack) == .release)
     #expect(
-      rules.verdict(dueAt: due, now: atMost + 1, reasonNow: nil, backSince: longBack) == .missed)
+      rules.verdict(dueAt: due, now: atMost, reasonNow: .locked, backSince: atMost, in: utc)
+        == .keep)
+    #expect(
+      rules.verdict(dueAt: due, now: atMost, reasonNow: nil, backSince: longBack, in: utc)
+        == .release)
+    #expect(
+      rules.verdict(dueAt: due, now: atMost + 1, reasonNow: nil, backSince: longBack, in: utc)
+        == .missed)
     // Past the limit, missed even while the reason holds.
     #expect(
-      rules.verdict(dueAt: due, now: atMost + 1, reasonNow: .locked, backSince: atMost) == .missed)
+      rules.verdict(dueAt: due, now: atMost + 1, reasonNow: .locked, backSince: atMost, in: utc)
+        == .missed)
     let now = due + 600
-    #expect(rules.verdict(dueAt: due, now: now, reasonNow: nil, backSince: now - 59) == .keep)
-    #expect(rules.verdict(dueAt: due, now: now, reasonNow: nil, backSince: now - 60) == .release)
+    #expect(
+      rules.verdict(dueAt: due, now: now, reasonNow: nil, backSince: now - 59, in: utc) == .keep)
+    #expect(
+      rules.verdict(dueAt: due, now: now, reasonNow: nil, backSince: now - 60, in: utc) == .release)
+  }
+
+  @Test func quietHoursThatEndPastTheLimitMakeAFiringMissedAtOnce() {
+    let berlin = zone("Europe/Berlin")
+    let rules = rules(quiet: "21:00-07:30")
+    let quiet = hours("21:00-07:30")
+    // 22:00: they end 9.5 hours on. 06:00: 90 minutes on, within the 120-minute limit.
+    let late = instant("2026-11-20T22:00:00+01:00")
+    let early = instant("2026-11-21T06:00:00+01:00")
+    #expect(
+      rules.verdict(
+        dueAt: late, now: late + 10, reasonNow: .quietHours(quiet), backSince: late, in: berlin)
+        == .missed)
+    #expect(
+      rules.verdict(
+        dueAt: early, now: early + 10, reasonNow: .quietHours(quiet), backSince: early,
+        in: berlin) == .keep)
+    // Exactly at the limit: kept (missed is more than the limit late).
+    let edge = instant("2026-11-21T05:30:00+01:00")
+    #expect(
+      rules.verdict(
+        dueAt: edge, now: edge + 10, reasonNow: .quietHours(quiet), backSince: edge, in: berlin)
+        == .keep)
   }
 
   @Test func theNextLookIsTheEarliestOfMissedQuietEndPollAndSettle() {

@@ -193,7 +193,9 @@ struct HistoryEntry {
           "held \(counted(Int(max(0, releasedAt - at) / 60), "minute")): "
             + TerminalText.escaped(heldReason ?? "away"))
       } else if what == "held", let heldReason {
-        notes.append("until you are back: \(TerminalText.escaped(heldReason))")
+        notes.append(
+          (heldReason.hasPrefix("quiet hours") ? "until they end: " : "until you are back: ")
+            + TerminalText.escaped(heldReason))
       } else if late && what == "delivered" {
         notes.append("late")
       }

@@ -289,7 +289,7 @@ enum SettingsCommand: Command {
       ("hold while dnd", settings.holdWhileDoNotDisturb ? "true" : "false"),
       ("hold at most", "\(settings.holdAtMostMinutes) min"),
       ("settle seconds", "\(settings.settleSeconds)"),
-      ("quiet hours", settings.quietHours?.description ?? "none"),
+      ("quiet hours", settings.quietHours?.description ?? "off"),
       ("alarm sound", settings.alarmSound.map { context.displayPath($0) } ?? "off"),
       ("time zone", zone),
       (
@@ -326,7 +326,11 @@ enum SettingsCommand: Command {
   /// A sound file made absolute and checked to be readable (cron runs elsewhere, and finds out
   /// nothing when it cannot read it); a theme name as it is.
   private static func soundFile(_ sound: String?, context: Context) throws(UsageError) -> String? {
-    guard let sound, sound.contains("/") else { return sound }
+    // A name without a slash is a theme name, unless a file of that name is here: someone
+    // typing `--alarm-sound bell.wav` beside bell.wav means the file.
+    guard let sound, sound.contains("/") || FileSystem.kind(of: sound) == .regularFile else {
+      return sound
+    }
     let path =
       sound.hasPrefix("/")
       ? sound

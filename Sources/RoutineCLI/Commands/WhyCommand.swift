@@ -246,6 +246,7 @@ enum WhyCommand: Command {
       return "claimed, but the sink never confirmed (delivery was interrupted)" + reason
     case .missed: return "missed" + reason
     case .suppressed: return "not delivered: already done" + reason
+    case .cancelled where record.heldReason != nil: return "not delivered after a hold" + reason
     case .cancelled: return "not delivered: cancelled when it was logged" + reason
     case .skipped: return "not delivered: \(record.rule?.rawValue ?? "skipped")" + reason
     case .failed: return "could not be delivered" + reason

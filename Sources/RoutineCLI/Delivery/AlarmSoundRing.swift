@@ -195,17 +195,8 @@ final class AlarmSoundRing: @unchecked Sendable {
       // A group of its own, and signals as a new program expects them: routine may have been
       // started with signals blocked (a test runner's threads block most), and a player that
       // inherited a blocked SIGTERM could not be stopped.
-      posix_spawnattr_setflags(
-        &attributes,
-        Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+      ChildProcess.resetSignals(&attributes, flags: Int16(POSIX_SPAWN_SETPGROUP))
       posix_spawnattr_setpgroup(&attributes, 0)
-      var none = sigset_t()
-      sigemptyset(&none)
-      posix_spawnattr_setsigmask(&attributes, &none)
-      var defaults = sigset_t()
-      sigemptyset(&defaults)
-      for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-      posix_spawnattr_setsigdefault(&attributes, &defaults)
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }

@@ -194,6 +194,17 @@ struct Deliverer {
         let record: DeliveryRecord?
         switch outcome {
         case .deliver
+        where item.attempt == 0 && HoldRules.mayHold(item.request)
+          && rules.verdict(
+            dueAt: item.dueAt, now: now, reasonNow: reasonNow, backSince: now, in: zone)
+            == .missed:
+          record = try store.claim(
+            item, outcome: .missed, late: true,
+            reason: Deliverer.heldPastItsTime(
+              dueAt: item.dueAt, heldFor: reasonNow?.description ?? "", rules: rules,
+              reasonNow: reasonNow, now: now, zone: zone, clock: clock),
+            sink: nil, heldReason: reasonNow?.description, at: now)
+        case .deliver
         where item.attempt == 0 && HoldRules.mayHold(item.request) && reasonNow != nil:
           record = try store.claim(
             item, outcome: .held, late: false, reason: nil, sink: nil,
@@ -262,7 +273,8 @@ struct Deliverer {
   ) throws -> DeliveryRecord? {
     let heldFor = record.heldReason ?? "you were away"
     switch rules.verdict(
-      dueAt: record.occurrence.at, now: now, reasonNow: reasonNow, backSince: backSince)
+      dueAt: record.occurrence.at, now: now, reasonNow: reasonNow, backSince: backSince,
+      in: zone)
     {
     case .keep:
       report.held.append(record)
@@ -273,11 +285,11 @@ struct Deliverer {
           pollSeconds: Deliverer.pollSeconds))
       return nil
     case .missed:
-      let minutes = Int((now - record.occurrence.at) / 60)
       try store.settleHeld(
         id: record.id, outcome: .missed,
-        reason:
-          "held past its time (\(heldFor)): \(counted(minutes, "minute")) late, over the \(rules.atMostSeconds / 60)-minute limit of 'settings --hold-at-most'",
+        reason: Deliverer.heldPastItsTime(
+          dueAt: record.occurrence.at, heldFor: heldFor, rules: rules, reasonNow: reasonNow,
+          now: now, zone: zone, clock: clock),
         at: now)
       return nil
     case .release:
@@ -315,6 +327,22 @@ struct Deliverer {
       if current != nil { released?.request = current ?? record.request }
       return released
     }
+  }
+
+  /// Why a held firing is missed: past the limit already, or held by quiet hours that end
+  /// past it (then it is missed at once, as the agenda foretold).
+  static func heldPastItsTime(
+    dueAt: Int64, heldFor: String, rules: HoldRules, reasonNow: HoldReason?, now: Int64,
+    zone: Zone, clock: ClockStyle
+  ) -> String {
+    let limit = "the \(rules.atMostSeconds / 60)-minute limit of 'settings --hold-at-most'"
+    if now - dueAt <= rules.atMostSeconds, case .quietHours(let hours) = reasonNow {
+      let end = TimeArgument.stamp(hours.nextEnd(after: now, in: zone), zone)
+      return
+        "held past its time (\(heldFor)): they end at \(clock.format(end.timeOfDay)), past \(limit)"
+    }
+    let minutes = Int((now - dueAt) / 60)
+    return "held past its time (\(heldFor)): \(counted(minutes, "minute")) late, over \(limit)"
   }
 
   /// Keeps when a run last saw the person back (no reason to hold), while something is held or

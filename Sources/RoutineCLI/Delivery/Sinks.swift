@@ -295,9 +295,9 @@ enum ChildProcess {
     // POSIX_SPAWN_SETSID (glibc 2.26, macOS 10.15): a session of its own, so that nothing
     // waits for it and no terminal's hang-up reaches it.
     #if canImport(Darwin)
-      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSID))
+      resetSignals(&attributes, flags: Int16(POSIX_SPAWN_SETSID))
     #else
-      posix_spawnattr_setflags(&attributes, Int16(0x80))
+      resetSignals(&attributes, flags: Int16(0x80))
     #endif
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -328,6 +328,23 @@ enum ChildProcess {
     }
     var exit: Int32 = 0
     while waitpid(pid, &exit, 0) == -1, errno == EINTR {}
+  }
+
+  /// Sets `flags` on `attributes`, and signals as a new program expects them: none blocked,
+  /// the usual ones at their defaults. routine may run with signals blocked or ignored (a test
+  /// runner's threads block most; `routine watch` takes its own), and a child that inherited a
+  /// blocked SIGTERM could not be stopped: an alarm's player, the process that waits for a
+  /// notification's answer.
+  static func resetSignals(_ attributes: inout posix_spawnattr_t, flags: Int16) {
+    posix_spawnattr_setflags(
+      &attributes, flags | Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF))
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
   }
 
   /// The file descriptors open in this process.

@@ -195,13 +195,21 @@ public struct HoldRules: Hashable, Sendable {
 
   /// What becomes of a firing due at `dueAt` and held, at `now`: missed once it is more than
   /// ``atMostSeconds`` past its time (whatever the person does now); kept while a reason holds
-  /// it (`reasonNow`) or until ``settleSeconds`` after `backSince`, the first run that saw no
+  /// it (`reasonNow`: quiet hours that end past the limit make it missed at once) or until
+  /// ``settleSeconds`` after `backSince`, the first run that saw no
   /// reason any more (so a person who sits down is not met by the reminder the same second);
   /// otherwise released.
-  public func verdict(dueAt: Int64, now: Int64, reasonNow: HoldReason?, backSince: Int64)
-    -> HeldVerdict
-  {
+  public func verdict(
+    dueAt: Int64, now: Int64, reasonNow: HoldReason?, backSince: Int64, in zone: Zone
+  ) -> HeldVerdict {
     if now - dueAt > atMostSeconds { return .missed }
+    // Quiet hours end at a known time: one past the limit makes the firing missed now, not
+    // hours later ("571 minutes late"), as the agenda foretold it.
+    if case .quietHours(let hours) = reasonNow,
+      hours.nextEnd(after: now, in: zone) - dueAt > atMostSeconds
+    {
+      return .missed
+    }
     if reasonNow != nil { return .keep }
     if now - backSince < settleSeconds { return .keep }
     return .release
