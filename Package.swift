@@ -8,6 +8,8 @@ import PackageDescription
 // It is an environment variable, not a setting of the target, because SwiftPM refuses a package
 // whose products use unsafe flags (`-O` is one) as a dependency by version: an app depending on
 // RoutineCore or RoutineStore never sets it, and gets the library without it.
+// SwiftPM caches the manifest's result and does not notice the variable change: after a build
+// without it, `touch Package.swift` before building with it (CI builds from a clone, unaffected).
 let optimizedCoreInDebug: [SwiftSetting] =
   Context.environment["ROUTINE_OPTIMIZE_CORE"] == "1"
   ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []

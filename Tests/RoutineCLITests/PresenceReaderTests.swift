@@ -540,7 +540,14 @@ struct PresenceReaderTests {
       "PATH": Self.system, "DBUS_SESSION_BUS_ADDRESS": session.busAddress,
       "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/routine-system-bus",
     ]
-    let reading = PresenceReader.read(environment: environment, idle: false, doNotDisturb: true)
+    // The stand-in service is a Python process: on a loaded machine its first answer can take
+    // longer than a question's second (the fail-safe then says so, as it should); ask again.
+    var reading = PresenceReader.read(environment: environment, idle: false, doNotDisturb: true)
+    if reading.problems.allSatisfy({ $0.contains("did not finish within") }),
+      !reading.problems.isEmpty
+    {
+      reading = PresenceReader.read(environment: environment, idle: false, doNotDisturb: true)
+    }
     #expect(reading.problems.isEmpty, "\(reading.problems)")
     #expect(reading.presence.doNotDisturb == (inhibited ? "plasmashell" : nil))
     #expect(DesktopSession.daemon(environment) == .answered("plasmashell"))
