@@ -239,15 +239,9 @@ struct HeldLife {
 }
 
 func runHoldSimulation(_ arguments: [String], work: String) -> Int32 {
-  func option(_ name: String, _ fallback: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-      let value = Int(arguments[index + 1])
-    else { return fallback }
-    return value
-  }
-  let people = option("--people", 10)
-  let days = option("--days", 56)
-  let seed = UInt64(option("--seed", 1))
+  let people = integerOption(arguments, "--people", 10)
+  let days = integerOption(arguments, "--days", 56)
+  let seed = UInt64(integerOption(arguments, "--seed", 1))
   let directory = work + "/hold-simulation"
   try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   guard let zone = try? ZoneDatabase.shared(directory: nil).zone(named: "Europe/Berlin") else {

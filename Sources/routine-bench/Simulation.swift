@@ -654,12 +654,17 @@ extension String {
 
 /// `routine-bench --simulate`: runs the population with adaptation off and on and prints the
 /// tables of docs/performance.md.
+/// The whole number after `name` in `arguments`, or `fallback` (the simulations' options).
+func integerOption(_ arguments: [String], _ name: String, _ fallback: Int) -> Int {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+    let value = Int(arguments[index + 1])
+  else { return fallback }
+  return value
+}
+
 func runSimulation(_ arguments: [String], work: String) -> Int32 {
   func option(_ name: String, _ fallback: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-      let value = Int(arguments[index + 1])
-    else { return fallback }
-    return value
+    integerOption(arguments, name, fallback)
   }
   let count = option("--people", 12)
   let days = option("--days", 90)

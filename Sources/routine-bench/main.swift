@@ -71,19 +71,13 @@ if arguments.contains("--changes") {
 }
 if arguments.contains("--simulate") {
   // People living with routine for 90 days, adaptation off and on (Simulation.swift).
-  let index = arguments.firstIndex(of: "--work")
-  let directory =
-    index.flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-    ?? NSTemporaryDirectory() + "routine-bench"
-  exit(runSimulation(arguments, work: directory))
+  exit(runSimulation(arguments, work: option("--work", NSTemporaryDirectory() + "routine-bench")))
 }
 if arguments.contains("--simulate-holds") {
   // People living with reminders held while they are away (HoldSimulation.swift).
-  let index = arguments.firstIndex(of: "--work")
-  let directory =
-    index.flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-    ?? NSTemporaryDirectory() + "routine-bench"
-  exit(runHoldSimulation(arguments, work: directory))
+  exit(
+    runHoldSimulation(
+      arguments, work: option("--work", NSTemporaryDirectory() + "routine-bench")))
 }
 if arguments.count == 4, arguments[1] == "--write-definitions", let count = Int(arguments[2]) {
   writeDefinitions(count, to: arguments[3])

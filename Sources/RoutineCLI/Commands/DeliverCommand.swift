@@ -49,7 +49,7 @@ enum DeliverCommand: Command {
       }
       for answer in report.answers { context.output.line(TerminalText.escaped(answer)) }
       // Each firing once, when it is first held (a run every minute says nothing new).
-      for record in report.held where report.newlyHeld.contains(record.id) {
+      for record in report.held {
         let at = TimeArgument.stamp(record.occurrence.at, zone)
         context.output.line(
           "held \(record.occurrence.requestID) (\(EventFormatting.localDateTime(at))): "

@@ -27,10 +27,8 @@ struct Deliverer {
     var failureCode: ExitCode?
     var skipped: [DeliveryRecord] = []
     var answers: [String] = []
-    /// Firings held this run (newly, or still).
+    /// Firings this run held first (those still held from earlier runs are not repeated).
     var held: [DeliveryRecord] = []
-    /// The ids of the firings this run held first.
-    var newlyHeld: Set<Int64> = []
     /// When a run should look at the held firings again (`routine watch` wakes then).
     var nextLook: Int64?
 
@@ -211,7 +209,6 @@ struct Deliverer {
             heldReason: reasonNow?.description, at: now)
           if let record {
             report.held.append(record)
-            report.newlyHeld.insert(record.id)
             report.look(
               at: rules.nextLook(
                 dueAt: item.occurrence.at, now: now, reasonNow: reasonNow, backSince: nil,
@@ -277,7 +274,6 @@ struct Deliverer {
       in: zone)
     {
     case .keep:
-      report.held.append(record)
       report.look(
         at: rules.nextLook(
           dueAt: record.occurrence.at, now: now, reasonNow: reasonNow,

@@ -162,10 +162,6 @@ public struct HoldRules: Hashable, Sendable {
     quietHours = settings.quietHours
   }
 
-  /// Whether anything can be held at all: without idleness, do not disturb or quiet hours,
-  /// delivery never asks the desktop anything.
-  public var isActive: Bool { idleSeconds > 0 || whileDoNotDisturb || quietHours != nil }
-
   /// Whether the desktop needs asking (idleness or do not disturb is on).
   public var readsPresence: Bool { idleSeconds > 0 || whileDoNotDisturb }
 
